@@ -1,0 +1,6 @@
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION bloomfilter" to load this file. \quit
+
+-- Canonical element hash shared by every filter type (doc/design.md, "Hashing")
+CREATE FUNCTION bloomfilter_hash(anyelement, seed bigint DEFAULT 0) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

@@ -1,0 +1,769 @@
+/*
+ * bloom.c
+ *		The bloom type: a classic Bloom filter of m bits and k hash positions.
+ *
+ * Layout (doc/design.md): the common 24-byte header, then m (uint64 LE),
+ * k (uint32 LE), a reserved uint32 (0), then ceil(m / 64) * 8 bytes of bits.
+ * Bit i is bit (i % 8) of byte i / 8; bits at and beyond m are always zero.
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "bloom.h"
+
+PG_FUNCTION_INFO_V1(bloom_in);
+PG_FUNCTION_INFO_V1(bloom_out);
+PG_FUNCTION_INFO_V1(bloom_recv);
+PG_FUNCTION_INFO_V1(bloom_send);
+PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_create);
+PG_FUNCTION_INFO_V1(bloom_add);
+PG_FUNCTION_INFO_V1(bloom_add_array);
+PG_FUNCTION_INFO_V1(bloom_contains);
+PG_FUNCTION_INFO_V1(bloom_contained);
+PG_FUNCTION_INFO_V1(bloom_contains_bloom);
+PG_FUNCTION_INFO_V1(bloom_contained_bloom);
+PG_FUNCTION_INFO_V1(bloom_union);
+PG_FUNCTION_INFO_V1(bloom_intersect);
+PG_FUNCTION_INFO_V1(bloom_eq);
+PG_FUNCTION_INFO_V1(bloom_ne);
+PG_FUNCTION_INFO_V1(bloom_cardinality);
+PG_FUNCTION_INFO_V1(bloom_fpr);
+PG_FUNCTION_INFO_V1(bloom_info);
+PG_FUNCTION_INFO_V1(bloom_agg_trans);
+PG_FUNCTION_INFO_V1(bloom_agg_final);
+PG_FUNCTION_INFO_V1(bloom_union_trans);
+PG_FUNCTION_INFO_V1(bloom_intersect_trans);
+
+/* Payload bytes of a filter of m bits (whole 64-bit words) */
+Size
+BloomPayloadSize(uint64 m)
+{
+	return (Size) (((m + 63) / 64) * 8);
+}
+
+/* Check the parameters m and k, raising 22023 (or 54000 for size) */
+static void
+BloomCheckParams(int64 m, int64 k)
+{
+	if (m < 1 || (double) m > (double) BLOOM_MAX_BITS)
+	{
+		if (m >= 1)
+			BfCheckSize("bloom", (double) BLOOM_HDRSZ + ceil((double) m / 64.0) * 8.0);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of bits m must be between 1 and " UINT64_FORMAT, BLOOM_MAX_BITS),
+				 errdetail("m = " INT64_FORMAT " was given.", m),
+				 errhint("Use bloom_empty(capacity, fpr) to have m and k computed.")));
+	}
+	if (k < 1 || k > BLOOM_MAX_K)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of hash functions k must be between 1 and %d", BLOOM_MAX_K),
+				 errdetail("k = " INT64_FORMAT " was given.", k),
+				 errhint("Use bloom_empty(capacity, fpr) to have m and k computed.")));
+}
+
+/* A new empty filter (palloc'd in the current context) */
+Bloom *
+BloomNew(uint64 m, uint32 k, uint64 seed)
+{
+	Size		size;
+	Bloom	   *b;
+
+	BloomCheckParams((int64) m, k);
+	size = BLOOM_HDRSZ + BloomPayloadSize(m);
+	b = palloc0(size);
+	BfInitHeader(&b->hdr, size, BF_KIND_BLOOM, seed);
+	b->m = BfPut64(m);
+	b->k = BfPut32(k);
+	return b;
+}
+
+/*
+ * m and k for n elements at false-positive rate p:
+ * m = ceil(-n ln p / (ln 2)^2), k = round(m / n * ln 2), at least 1.
+ */
+void
+BloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k)
+{
+	double		dm,
+				dk;
+
+	BfCheckCapacityFpr(capacity, fpr);
+	dm = ceil(-(double) capacity * log(fpr) / (M_LN2 * M_LN2));
+	BfCheckSize("bloom", (double) BLOOM_HDRSZ + ceil(dm / 64.0) * 8.0);
+	dk = round(dm / (double) capacity * M_LN2);
+	if (dk < 1)
+		dk = 1;
+	if (dk > BLOOM_MAX_K)
+		dk = BLOOM_MAX_K;
+	*m = (uint64) dm;
+	*k = (uint32) dk;
+}
+
+/* Describe a filter's parameters for error messages */
+static char *
+BloomParamString(const Bloom *b)
+{
+	return psprintf("m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,
+					BloomM(b), BloomK(b), (int64) BfGet64(b->hdr.seed));
+}
+
+/*
+ * Cheap structural check run on every datum a function receives: header,
+ * parameter ranges, and a size that matches m.  Input functions add the
+ * full check of the payload (BloomValidate).
+ */
+void
+BloomCheck(const Bloom *b, Size size)
+{
+	uint64		m;
+	uint32		k;
+
+	BfValidateHeader("bloom", (const struct varlena *) b, BF_KIND_BLOOM, BLOOM_HDRSZ);
+	m = BloomM(b);
+	k = BloomK(b);
+	if (m < 1 || m > BLOOM_MAX_BITS)
+		BfCorrupt("bloom", "m = " UINT64_FORMAT " is out of range.", m);
+	if (k < 1 || k > BLOOM_MAX_K)
+		BfCorrupt("bloom", "k = %u is out of range.", k);
+	if (b->reserved != 0)
+		BfCorrupt("bloom", "The reserved header field is not zero.");
+	if (size != BLOOM_HDRSZ + BloomPayloadSize(m))
+		BfCorrupt("bloom", "The value is %zu bytes long, but m = " UINT64_FORMAT " needs %zu.",
+				  size, m, BLOOM_HDRSZ + BloomPayloadSize(m));
+}
+
+/* Full check of a value from outside: structure plus no bits beyond m */
+static void
+BloomValidate(const Bloom *b)
+{
+	uint64		m,
+				i,
+				nbits;
+
+	BloomCheck(b, VARSIZE(b));
+	m = BloomM(b);
+	nbits = (uint64) BloomPayloadSize(m) * 8;
+	for (i = m; i < nbits && (i & 7) != 0; i++)
+		if (b->bits[i >> 3] & (1 << (i & 7)))
+			BfCorrupt("bloom", "Bit " UINT64_FORMAT " is set, beyond m = " UINT64_FORMAT ".", i, m);
+	for (i = (m + 7) / 8; i < nbits / 8; i++)
+		if (b->bits[i] != 0)
+			BfCorrupt("bloom", "Bits beyond m = " UINT64_FORMAT " are set.", m);
+}
+
+/* The filter argument argno, detoasted and checked */
+Bloom *
+BloomGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	Bloom	   *b = (Bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	BloomCheck(b, VARSIZE(b));
+	return b;
+}
+
+/* Set the k bits of hash h */
+static inline void
+BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+
+		b->bits[pos >> 3] |= (uint8) (1 << (pos & 7));
+	}
+}
+
+/* Add one element datum (not null) hashed by hasher h */
+void
+BloomAddDatum(Bloom *b, BfHasher *h, Datum value)
+{
+	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatum(h, value, BfGet64(b->hdr.seed)));
+	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
+}
+
+/* Whether all k bits of hash h are set in an opened filter */
+static bool
+BloomTestHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	if (ref->full)
+	{
+		const Bloom *b = (const Bloom *) ref->full;
+
+		for (i = 0; i < k; i++)
+		{
+			uint64		pos = BfPositionsNext(&p, m);
+
+			if ((b->bits[pos >> 3] & (1 << (pos & 7))) == 0)
+				return false;
+		}
+		return true;
+	}
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+		uint8		byte;
+
+		BfRefReadBytes(ref, BLOOM_HDRSZ + (pos >> 3), 1, &byte);
+		if ((byte & (1 << (pos & 7))) == 0)
+			return false;
+	}
+	return true;
+}
+
+/* Probe the filter argument fargno for the element argument eargno */
+static bool
+BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
+{
+	BfFilterRef ref;
+	const Bloom *head;
+	BfHasher   *h = BfGetHasher(fcinfo, eargno);
+
+	BfOpenFilter(fcinfo, fargno, BLOOM_HDRSZ, &ref);
+	head = (const Bloom *) BfRefHead(&ref);
+	if (ref.full)
+		BloomCheck(head, ref.total);
+	else
+		BfValidateHeader("bloom", (const struct varlena *) head, BF_KIND_BLOOM, BLOOM_HDRSZ);
+	if (ref.total != BLOOM_HDRSZ + BloomPayloadSize(BloomM(head)))
+		BfCorrupt("bloom", "The value's size does not match m.");
+	return BloomTestHash(&ref, BloomM(head), BloomK(head),
+						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
+}
+
+/* Raise 22023 unless a and b have the same m, k and seed */
+void
+BloomCheckCompatible(const Bloom *a, const Bloom *b)
+{
+	if (BloomM(a) != BloomM(b) || BloomK(a) != BloomK(b) ||
+		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
+		BfParamMismatch("bloom", BloomParamString(a), BloomParamString(b));
+}
+
+/* OR b's bits into a (same parameters) */
+void
+BloomUnionInto(Bloom *a, const Bloom *b)
+{
+	Size		n = BloomPayloadSize(BloomM(a)) / 8,
+				i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a->bits + i * 8, 8);
+		memcpy(&y, b->bits + i * 8, 8);
+		x |= y;
+		memcpy(a->bits + i * 8, &x, 8);
+	}
+	a->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+}
+
+/* AND b's bits into a (same parameters) */
+static void
+BloomIntersectInto(Bloom *a, const Bloom *b)
+{
+	Size		n = BloomPayloadSize(BloomM(a)) / 8,
+				i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a->bits + i * 8, 8);
+		memcpy(&y, b->bits + i * 8, 8);
+		x &= y;
+		memcpy(a->bits + i * 8, &x, 8);
+	}
+	a->hdr.ninserts = BfPut64(Min(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+}
+
+/* Whether every bit of b is set in a (same parameters) */
+static bool
+BloomIsSuperset(const Bloom *a, const Bloom *b)
+{
+	Size		n = BloomPayloadSize(BloomM(a)) / 8,
+				i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		x,
+					y;
+
+		memcpy(&x, a->bits + i * 8, 8);
+		memcpy(&y, b->bits + i * 8, 8);
+		if ((x & y) != y)
+			return false;
+	}
+	return true;
+}
+
+/* Number of set bits */
+uint64
+BloomBitsSet(const Bloom *b)
+{
+	Size		n = BloomPayloadSize(BloomM(b));
+	uint64		total = 0;
+	Size		off;
+
+	/* pg_popcount takes an int length: go in chunks */
+	for (off = 0; off < n; off += 1 << 30)
+		total += pg_popcount((const char *) b->bits + off, (int) Min(n - off, (Size) 1 << 30));
+	return total;
+}
+
+/*
+ * Swamidass-Baldi estimate of the number of distinct elements:
+ * n = -(m / k) ln(1 - X / m).  Special cases: X = 0 gives 0; 0 < X <= k
+ * gives 1 (one element sets at most k bits); X = m (saturated) gives the
+ * estimate for X = m - 1/2, a lower bound.
+ */
+double
+BloomEstimateCardinality(uint64 m, uint32 k, uint64 x)
+{
+	double		dx = (double) x;
+
+	if (x == 0)
+		return 0.0;
+	if (x <= k)
+		return 1.0;
+	if (x >= m)
+		dx = (double) m - 0.5;
+	return -((double) m / (double) k) * log1p(-dx / (double) m);
+}
+
+/* Current false-positive probability: the fill ratio to the power k */
+double
+BloomEstimateFpr(uint64 m, uint32 k, uint64 x)
+{
+	return pow((double) x / (double) m, (double) k);
+}
+
+/*
+ * bloom_in(cstring) RETURNS bloom
+ */
+Datum
+bloom_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	BfTextFields f;
+	uint64		m,
+				k;
+	Bloom	   *b;
+	char	   *payload;
+
+	BfTextParse("bloom", str, &f);
+	m = BfTextGetUInt64(&f, "m", 1, BLOOM_MAX_BITS);
+	k = BfTextGetUInt64(&f, "k", 1, BLOOM_MAX_K);
+	b = BloomNew(m, (uint32) k, f.seed);
+	payload = BfTextGetPayload(&f, "data", BloomPayloadSize(m));
+	BfTextFinish(&f);
+	memcpy(b->bits, payload, BloomPayloadSize(m));
+	pfree(payload);
+	b->hdr.ninserts = BfPut64(f.ninserts);
+	BloomValidate(b);
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * bloom_out(bloom) RETURNS cstring
+ */
+Datum
+bloom_out(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = BloomGetArg(fcinfo, 0);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	BfTextBegin(&buf, "bloom", &b->hdr);
+	appendStringInfo(&buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
+	BfTextPayload(&buf, "data", b->bits, BloomPayloadSize(BloomM(b)));
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/*
+ * bloom_recv(internal) RETURNS bloom
+ */
+Datum
+bloom_recv(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = (Bloom *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
+
+	BloomValidate(b);
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * bloom_send(bloom) RETURNS bytea
+ */
+Datum
+bloom_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(BfSend((struct varlena *) BloomGetArg(fcinfo, 0)));
+}
+
+/*
+ * bloom_empty(capacity bigint, fpr float8, seed bigint) RETURNS bloom
+ *		An empty filter sized for capacity elements at false-positive rate fpr.
+ */
+Datum
+bloom_empty(PG_FUNCTION_ARGS)
+{
+	uint64		m;
+	uint32		k;
+
+	BloomSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &m, &k);
+	PG_RETURN_POINTER(BloomNew(m, k, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * bloom_create(m bigint, k integer, seed bigint) RETURNS bloom
+ *		An empty filter with explicit m and k.
+ */
+Datum
+bloom_create(PG_FUNCTION_ARGS)
+{
+	int64		m = PG_GETARG_INT64(0);
+	int32		k = PG_GETARG_INT32(1);
+
+	BloomCheckParams(m, k);
+	PG_RETURN_POINTER(BloomNew((uint64) m, (uint32) k, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * bloom_add(bloom, anynonarray) RETURNS bloom
+ *		A copy of the filter with the element added; a NULL element leaves
+ *		the filter as it is.
+ */
+Datum
+bloom_add(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	b = (Bloom *) BfStateForUpdate(fcinfo, 0);
+	BloomCheck(b, VARSIZE(b));
+	BloomAddDatum(b, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * bloom_add(bloom, anyarray) RETURNS bloom
+ *		A copy of the filter with every non-null array element added.
+ */
+Datum
+bloom_add_array(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b;
+	ArrayType  *arr;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	b = (Bloom *) BfStateForUpdate(fcinfo, 0);
+	BloomCheck(b, VARSIZE(b));
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			BloomAddDatum(b, h, value);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * bloom_contains(bloom, anynonarray) RETURNS bool	(operator @>)
+ *		Whether the element may be in the filter (false means: certainly not).
+ */
+Datum
+bloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(BloomProbe(fcinfo, 0, 1));
+}
+
+/*
+ * bloom_contained(anynonarray, bloom) RETURNS bool	(operator <@)
+ */
+Datum
+bloom_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(BloomProbe(fcinfo, 1, 0));
+}
+
+/*
+ * bloom_contains_bloom(bloom, bloom) RETURNS bool	(operator @>)
+ *		Whether every bit of the right filter is set in the left one.
+ */
+Datum
+bloom_contains_bloom(PG_FUNCTION_ARGS)
+{
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+
+	BloomCheckCompatible(a, b);
+	PG_RETURN_BOOL(BloomIsSuperset(a, b));
+}
+
+/*
+ * bloom_contained_bloom(bloom, bloom) RETURNS bool	(operator <@)
+ */
+Datum
+bloom_contained_bloom(PG_FUNCTION_ARGS)
+{
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+
+	BloomCheckCompatible(a, b);
+	PG_RETURN_BOOL(BloomIsSuperset(b, a));
+}
+
+/*
+ * bloom_union(bloom, bloom) RETURNS bloom	(operator |)
+ */
+Datum
+bloom_union(PG_FUNCTION_ARGS)
+{
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+	Bloom	   *r;
+
+	BloomCheckCompatible(a, b);
+	r = BfCopyDatum((struct varlena *) a);
+	BloomUnionInto(r, b);
+	PG_RETURN_POINTER(r);
+}
+
+/*
+ * bloom_intersect(bloom, bloom) RETURNS bloom	(operator &)
+ */
+Datum
+bloom_intersect(PG_FUNCTION_ARGS)
+{
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+	Bloom	   *r;
+
+	BloomCheckCompatible(a, b);
+	r = BfCopyDatum((struct varlena *) a);
+	BloomIntersectInto(r, b);
+	PG_RETURN_POINTER(r);
+}
+
+/* Same parameters and same bits (the insert counter is not compared) */
+static bool
+BloomEqual(const Bloom *a, const Bloom *b)
+{
+	return BloomM(a) == BloomM(b) && BloomK(a) == BloomK(b) &&
+		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
+		memcmp(a->bits, b->bits, BloomPayloadSize(BloomM(a))) == 0;
+}
+
+/*
+ * bloom_eq(bloom, bloom) RETURNS bool	(operator =)
+ */
+Datum
+bloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(BloomEqual(BloomGetArg(fcinfo, 0), BloomGetArg(fcinfo, 1)));
+}
+
+/*
+ * bloom_ne(bloom, bloom) RETURNS bool	(operator <>)
+ */
+Datum
+bloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!BloomEqual(BloomGetArg(fcinfo, 0), BloomGetArg(fcinfo, 1)));
+}
+
+/*
+ * bloom_cardinality(bloom) RETURNS bigint
+ */
+Datum
+bloom_cardinality(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = BloomGetArg(fcinfo, 0);
+
+	PG_RETURN_INT64((int64) llround(BloomEstimateCardinality(BloomM(b), BloomK(b),
+															 BloomBitsSet(b))));
+}
+
+/*
+ * bloom_fpr(bloom) RETURNS float8
+ */
+Datum
+bloom_fpr(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = BloomGetArg(fcinfo, 0);
+
+	PG_RETURN_FLOAT8(BloomEstimateFpr(BloomM(b), BloomK(b), BloomBitsSet(b)));
+}
+
+/*
+ * bloom_info(bloom) RETURNS record
+ *		Every parameter, the size, the fill and the estimates.
+ */
+Datum
+bloom_info(PG_FUNCTION_ARGS)
+{
+	Bloom	   *b = BloomGetArg(fcinfo, 0);
+	uint64		m = BloomM(b);
+	uint32		k = BloomK(b);
+	uint64		x = BloomBitsSet(b);
+	uint64		n = BfGet64(b->hdr.ninserts);
+	Datum		values[11];
+	bool		nulls[11] = {0};
+
+	values[0] = Int32GetDatum(b->hdr.version);
+	values[1] = CStringGetTextDatum("xxh3");
+	values[2] = Int64GetDatum((int64) BfGet64(b->hdr.seed));
+	values[3] = Int64GetDatum((int64) m);
+	values[4] = Int32GetDatum((int32) k);
+	values[5] = Int64GetDatum(n > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) n);
+	values[6] = Int64GetDatum((int64) x);
+	values[7] = Float8GetDatum((double) x / (double) m);
+	values[8] = Int64GetDatum((int64) VARSIZE(b));
+	values[9] = Int64GetDatum((int64) llround(BloomEstimateCardinality(m, k, x)));
+	values[10] = Float8GetDatum(BloomEstimateFpr(m, k, x));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 11));
+}
+
+/*
+ * bloom_agg_trans(bloom, anynonarray [, capacity bigint, fpr float8])
+ *		Aggregate transition: add the element to the state, creating the
+ *		state on the first row.  NULL elements are skipped.
+ */
+Datum
+bloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	Bloom	   *state;
+	MemoryContext aggcontext = BfAggContext(fcinfo);
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		uint64		m;
+		uint32		k;
+		MemoryContext old;
+
+		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+		BloomSizeFor(capacity, fpr, &m, &k);
+		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
+		state = BloomNew(m, k, 0);
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (Bloom *) BfStateForUpdate(fcinfo, 0);
+
+	if (!PG_ARGISNULL(1))
+		BloomAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * bloom_agg_final(bloom [, anynonarray, bigint, float8])
+ *		The state, or over no rows an empty filter with the aggregate's
+ *		parameters (its constant arguments, else the GUC defaults).
+ */
+Datum
+bloom_agg_final(PG_FUNCTION_ARGS)
+{
+	int64		capacity;
+	double		fpr;
+	uint64		m;
+	uint32		k;
+
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	BloomSizeFor(capacity, fpr, &m, &k);
+	PG_RETURN_POINTER(BloomNew(m, k, 0));
+}
+
+/*
+ * bloom_union_trans(bloom, bloom) RETURNS bloom
+ *		Transition and combine function of the union aggregates: OR the
+ *		right filter into the state.
+ */
+Datum
+bloom_union_trans(PG_FUNCTION_ARGS)
+{
+	Bloom	   *state;
+	Bloom	   *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = (Bloom *) BfStateCopyIn(fcinfo, 1);
+		BloomCheck(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = (Bloom *) BfStateForUpdate(fcinfo, 0);
+	b = BloomGetArg(fcinfo, 1);
+	BloomCheckCompatible(state, b);
+	BloomUnionInto(state, b);
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * bloom_intersect_trans(bloom, bloom) RETURNS bloom
+ *		Transition and combine function of bloom_intersect_agg.
+ */
+Datum
+bloom_intersect_trans(PG_FUNCTION_ARGS)
+{
+	Bloom	   *state;
+	Bloom	   *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = (Bloom *) BfStateCopyIn(fcinfo, 1);
+		BloomCheck(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = (Bloom *) BfStateForUpdate(fcinfo, 0);
+	b = BloomGetArg(fcinfo, 1);
+	BloomCheckCompatible(state, b);
+	BloomIntersectInto(state, b);
+	PG_RETURN_POINTER(state);
+}

@@ -1,0 +1,852 @@
+/*
+ * bloomfilter.c
+ *		Module initialization and the code the four filter types share:
+ *		header checks, text and binary I/O helpers, base64, parameter checks,
+ *		info records, the detoast-once cache and the aggregate plumbing.
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "nodes/primnodes.h"
+#include "utils/array.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+
+PG_MODULE_MAGIC;
+
+int			bloomfilter_default_capacity = 100000;
+double		bloomfilter_default_fpr = 0.01;
+
+void		_PG_init(void);
+
+/* Define the GUCs */
+void
+_PG_init(void)
+{
+	DefineCustomIntVariable("bloomfilter.default_capacity",
+							"Expected number of distinct elements of filters built by aggregates without explicit parameters.",
+							NULL,
+							&bloomfilter_default_capacity,
+							100000, 1, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+	DefineCustomRealVariable("bloomfilter.default_fpr",
+							 "Target false-positive rate of filters built by aggregates without explicit parameters.",
+							 NULL,
+							 &bloomfilter_default_fpr,
+							 0.01, 1e-9, 0.5,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("bloomfilter");
+#else
+	EmitWarningsOnPlaceholders("bloomfilter");
+#endif
+}
+
+/* ---------------------------------------------------------------------
+ * Errors and checks
+ * ---------------------------------------------------------------------
+ */
+
+/* Raise 22P02 for a malformed or inconsistent filter value */
+void
+BfCorrupt(const char *typname, const char *detailfmt,...)
+{
+	char		detail[512];
+	va_list		ap;
+
+	va_start(ap, detailfmt);
+	vsnprintf(detail, sizeof(detail), detailfmt, ap);
+	va_end(ap);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid %s value", typname),
+			 errdetail("%s", detail),
+			 errhint("Use a value produced by the %s output or send function of this extension.", typname)));
+}
+
+/* Raise 54000 if a filter of this many bytes would exceed the varlena limit */
+void
+BfCheckSize(const char *typname, double bytes)
+{
+	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s would need %.0f bytes, more than the maximum of %zu",
+						typname, bytes, BF_MAX_DATUM_SIZE),
+				 errhint("Ask for a smaller capacity or a larger false-positive rate, or split the data over several filters.")));
+}
+
+/* Raise 22023 for a bad capacity or false-positive rate */
+void
+BfCheckCapacityFpr(int64 capacity, double fpr)
+{
+	if (capacity <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("capacity must be positive"),
+				 errdetail("Capacity " INT64_FORMAT " was given.", capacity),
+				 errhint("Give the number of distinct elements you expect to add.")));
+	if (isnan(fpr) || fpr <= 0.0 || fpr >= 1.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false-positive rate must be between 0 and 1 exclusive"),
+				 errdetail("False-positive rate %g was given.", fpr),
+				 errhint("Use a value such as 0.01 for 1%%.")));
+}
+
+/* Raise 22023 for two filters whose parameters differ */
+void
+BfParamMismatch(const char *typname, const char *aparams, const char *bparams)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("%s filters have different parameters", typname),
+			 errdetail("Left filter has %s; right filter has %s.", aparams, bparams),
+			 errhint("Only filters built with the same parameters and seed can be combined or compared.")));
+}
+
+/* Check that two filters share hash algorithm and seed */
+void
+BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
+				  const char *aparams, const char *bparams)
+{
+	if (a->hashalg != b->hashalg || a->seed != b->seed)
+		BfParamMismatch(typname, aparams, bparams);
+}
+
+/* Saturating addition of insert counters */
+uint64
+BfAddSat64(uint64 a, uint64 b)
+{
+	return (a + b < a) ? PG_UINT64_MAX : a + b;
+}
+
+/* Fill in the common header of a zeroed new datum of the given size */
+void
+BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed)
+{
+	SET_VARSIZE(h, size);
+	h->version = BF_FORMAT_VERSION;
+	h->kind = (uint8) kind;
+	h->hashalg = BF_HASH_XXH3_64;
+	h->flags = 0;
+	h->seed = BfPut64(seed);
+	h->ninserts = 0;
+}
+
+/* Validate the common header of a detoasted datum of a given kind */
+void
+BfValidateHeader(const char *typname, const struct varlena *v, BfKind kind,
+				 Size fixedsize)
+{
+	const BfHeader *h = (const BfHeader *) v;
+	Size		size = VARSIZE_ANY(v);
+
+	if (VARATT_IS_SHORT(v) || size < fixedsize)
+		BfCorrupt(typname, "The value is %zu bytes long, shorter than the %zu-byte header.",
+				  size, fixedsize);
+	if (h->version != BF_FORMAT_VERSION)
+		BfCorrupt(typname, "Format version %u is not supported; this version of the extension reads version %d.",
+				  h->version, BF_FORMAT_VERSION);
+	if (h->kind != (uint8) kind)
+		BfCorrupt(typname, "The value is of filter kind %u, not %s.", h->kind, typname);
+	if (h->hashalg != BF_HASH_XXH3_64)
+		BfCorrupt(typname, "Hash algorithm %u is not supported.", h->hashalg);
+	if (h->flags != 0)
+		BfCorrupt(typname, "Unknown flags 0x%02x are set.", h->flags);
+}
+
+/* A palloc'd copy of a (plain, 4-byte header) varlena */
+void *
+BfCopyDatum(const struct varlena *v)
+{
+	void	   *copy = palloc(VARSIZE(v));
+
+	memcpy(copy, v, VARSIZE(v));
+	return copy;
+}
+
+/* ---------------------------------------------------------------------
+ * base64 (RFC 4648, with padding; strict on input)
+ * ---------------------------------------------------------------------
+ */
+static const char bf_b64_chars[] =
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Length of the base64 encoding of len bytes */
+Size
+BfBase64EncodedLen(Size len)
+{
+	return ((len + 2) / 3) * 4;
+}
+
+/* Encode len bytes into dst (BfBase64EncodedLen(len) bytes); returns length */
+Size
+BfBase64Encode(const uint8 *src, Size len, char *dst)
+{
+	char	   *p = dst;
+	Size		i;
+
+	for (i = 0; i + 3 <= len; i += 3)
+	{
+		uint32		v = ((uint32) src[i] << 16) | ((uint32) src[i + 1] << 8) | src[i + 2];
+
+		*p++ = bf_b64_chars[(v >> 18) & 63];
+		*p++ = bf_b64_chars[(v >> 12) & 63];
+		*p++ = bf_b64_chars[(v >> 6) & 63];
+		*p++ = bf_b64_chars[v & 63];
+	}
+	if (len - i == 1)
+	{
+		uint32		v = (uint32) src[i] << 16;
+
+		*p++ = bf_b64_chars[(v >> 18) & 63];
+		*p++ = bf_b64_chars[(v >> 12) & 63];
+		*p++ = '=';
+		*p++ = '=';
+	}
+	else if (len - i == 2)
+	{
+		uint32		v = ((uint32) src[i] << 16) | ((uint32) src[i + 1] << 8);
+
+		*p++ = bf_b64_chars[(v >> 18) & 63];
+		*p++ = bf_b64_chars[(v >> 12) & 63];
+		*p++ = bf_b64_chars[(v >> 6) & 63];
+		*p++ = '=';
+	}
+	return p - dst;
+}
+
+/* Value of one base64 character, or -1 */
+static inline int
+BfBase64Value(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/*
+ * Decode exactly dstlen bytes from srclen base64 characters.  Returns false
+ * if the text is not the canonical encoding of exactly dstlen bytes.
+ */
+bool
+BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen)
+{
+	Size		i,
+				o = 0;
+
+	if (srclen != BfBase64EncodedLen(dstlen))
+		return false;
+	for (i = 0; i < srclen; i += 4)
+	{
+		int			a = BfBase64Value(src[i]),
+					b = BfBase64Value(src[i + 1]),
+					c,
+					d;
+		uint32		v;
+
+		if (a < 0 || b < 0)
+			return false;
+		if (i + 4 == srclen && src[i + 2] == '=')
+		{
+			/* one byte left: "xx==" with no stray low bits */
+			if (src[i + 3] != '=' || dstlen - o != 1 || (b & 15) != 0)
+				return false;
+			dst[o++] = (uint8) ((a << 2) | (b >> 4));
+			break;
+		}
+		c = BfBase64Value(src[i + 2]);
+		if (c < 0)
+			return false;
+		if (i + 4 == srclen && src[i + 3] == '=')
+		{
+			if (dstlen - o != 2 || (c & 3) != 0)
+				return false;
+			v = ((uint32) a << 18) | ((uint32) b << 12) | ((uint32) c << 6);
+			dst[o++] = (uint8) (v >> 16);
+			dst[o++] = (uint8) (v >> 8);
+			break;
+		}
+		d = BfBase64Value(src[i + 3]);
+		if (d < 0 || dstlen - o < 3)
+			return false;
+		v = ((uint32) a << 18) | ((uint32) b << 12) | ((uint32) c << 6) | (uint32) d;
+		dst[o++] = (uint8) (v >> 16);
+		dst[o++] = (uint8) (v >> 8);
+		dst[o++] = (uint8) v;
+	}
+	return o == dstlen;
+}
+
+/* ---------------------------------------------------------------------
+ * Text I/O
+ * ---------------------------------------------------------------------
+ */
+
+/* Write "<typname> v1 hash=xxh3 seed=S inserts=N" */
+void
+BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h)
+{
+	appendStringInfo(buf, "%s v%d hash=xxh3 seed=" INT64_FORMAT " inserts=" UINT64_FORMAT,
+					 typname, (int) h->version,
+					 (int64) BfGet64(h->seed), BfGet64(h->ninserts));
+}
+
+/* Append " name=<base64 of data>" */
+void
+BfTextPayload(StringInfo buf, const char *name, const void *data, Size len)
+{
+	Size		enclen = BfBase64EncodedLen(len);
+
+	appendStringInfo(buf, " %s=", name);
+	enlargeStringInfo(buf, enclen + 1);
+	buf->len += BfBase64Encode(data, len, buf->data + buf->len);
+	buf->data[buf->len] = '\0';
+}
+
+/* Find the index of a key, or -1 */
+static int
+BfTextFind(BfTextFields *f, const char *key)
+{
+	int			i;
+
+	for (i = 0; i < f->nfields; i++)
+		if (strcmp(f->keys[i], key) == 0)
+			return i;
+	return -1;
+}
+
+/* Malformed-text error with a detail */
+static void
+BfTextError(BfTextFields *f, const char *detail, const char *arg)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type %s", f->typname),
+			 errdetail(detail, arg),
+			 errhint("The text form is \"%s v%d hash=xxh3 seed=... inserts=... <parameters> data=<base64>\", as %s output writes it.",
+					 f->typname, BF_FORMAT_VERSION, f->typname)));
+}
+
+/*
+ * Split the text form into key=value fields and check the common part:
+ * type name, version, hash algorithm, seed and insert counter.
+ */
+void
+BfTextParse(const char *typname, const char *str, BfTextFields *f)
+{
+	char	   *s = pstrdup(str);
+	char	   *tok;
+	char	   *save = NULL;
+	int			ntok = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->typname = typname;
+
+	for (tok = strtok_r(s, " \t\n\r", &save); tok; tok = strtok_r(NULL, " \t\n\r", &save))
+	{
+		if (ntok == 0)
+		{
+			if (strcmp(tok, typname) != 0)
+				BfTextError(f, "The value must start with \"%s\".", typname);
+		}
+		else if (ntok == 1)
+		{
+			if (tok[0] != 'v' || strspn(tok + 1, "0123456789") != strlen(tok + 1) || tok[1] == '\0')
+				BfTextError(f, "Expected a format version such as \"v1\", found \"%s\".", tok);
+			if (strcmp(tok + 1, "1") != 0)
+				BfTextError(f, "Format version \"%s\" is not supported by this version of the extension.", tok);
+		}
+		else
+		{
+			char	   *eq = strchr(tok, '=');
+
+			if (eq == NULL || eq == tok)
+				BfTextError(f, "Expected key=value, found \"%s\".", tok);
+			*eq = '\0';
+			if (BfTextFind(f, tok) >= 0)
+				BfTextError(f, "Key \"%s\" appears more than once.", tok);
+			if (f->nfields >= BF_TEXT_MAX_FIELDS)
+				BfTextError(f, "Too many fields, at \"%s\".", tok);
+			f->keys[f->nfields] = tok;
+			f->values[f->nfields] = eq + 1;
+			f->nfields++;
+		}
+		ntok++;
+	}
+	if (ntok < 2)
+		BfTextError(f, "The value is truncated after \"%s\".", ntok == 0 ? "" : typname);
+
+	{
+		int			i = BfTextFind(f, "hash");
+
+		if (i < 0)
+			BfTextError(f, "Key \"%s\" is missing.", "hash");
+		if (strcmp(f->values[i], "xxh3") != 0)
+			BfTextError(f, "Hash algorithm \"%s\" is not supported.", f->values[i]);
+		f->used[i] = true;
+	}
+	f->seed = (uint64) BfTextGetUInt64(f, "seed", 0, PG_UINT64_MAX);
+	f->ninserts = BfTextGetUInt64(f, "inserts", 0, PG_UINT64_MAX);
+}
+
+/*
+ * Integer field.  "seed" is read as a signed int64 (as SQL shows it) and
+ * returned as its bit pattern; other keys are unsigned within [min, max].
+ */
+uint64
+BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max)
+{
+	int			i = BfTextFind(f, key);
+	const char *v;
+	char	   *end;
+	uint64		r;
+
+	if (i < 0)
+		BfTextError(f, "Key \"%s\" is missing.", key);
+	f->used[i] = true;
+	v = f->values[i];
+	errno = 0;
+	if (strcmp(key, "seed") == 0)
+	{
+		long long	sv = strtoll(v, &end, 10);
+
+		if (errno != 0 || end == v || *end != '\0')
+			BfTextError(f, "Invalid seed \"%s\".", v);
+		return (uint64) (int64) sv;
+	}
+	if (*v < '0' || *v > '9')
+		BfTextError(f, "Invalid number \"%s\".", v);
+	r = (uint64) strtoull(v, &end, 10);
+	if (errno != 0 || *end != '\0')
+		BfTextError(f, "Invalid number \"%s\".", v);
+	if (r < min || r > max)
+	{
+		char		msg[128];
+
+		snprintf(msg, sizeof(msg), "%s=%s is out of range [" UINT64_FORMAT ", " UINT64_FORMAT "].",
+				 key, v, min, max);
+		BfTextError(f, "%s", msg);
+	}
+	return r;
+}
+
+/* Floating-point field within [min, max] */
+double
+BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max)
+{
+	int			i = BfTextFind(f, key);
+	char	   *end;
+	double		r;
+
+	if (i < 0)
+		BfTextError(f, "Key \"%s\" is missing.", key);
+	f->used[i] = true;
+	errno = 0;
+	r = strtod(f->values[i], &end);
+	if (errno != 0 || end == f->values[i] || *end != '\0' || isnan(r) || r < min || r > max)
+		BfTextError(f, "Invalid or out-of-range number \"%s\".", f->values[i]);
+	return r;
+}
+
+/* Decode a base64 field that must hold exactly expected_len bytes */
+char *
+BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len)
+{
+	int			i = BfTextFind(f, key);
+	char	   *out;
+
+	if (i < 0)
+		BfTextError(f, "Key \"%s\" is missing.", key);
+	f->used[i] = true;
+	out = palloc(expected_len + 1);
+	if (!BfBase64Decode(f->values[i], strlen(f->values[i]), (uint8 *) out, expected_len))
+	{
+		char		msg[128];
+
+		snprintf(msg, sizeof(msg), "%zu", expected_len);
+		BfTextError(f, "The data field is not valid base64 of exactly %s bytes.", msg);
+	}
+	return out;
+}
+
+/* Refuse fields that were not asked for */
+void
+BfTextFinish(BfTextFields *f)
+{
+	int			i;
+
+	for (i = 0; i < f->nfields; i++)
+		if (!f->used[i])
+			BfTextError(f, "Unknown key \"%s\".", f->keys[i]);
+}
+
+/* ---------------------------------------------------------------------
+ * Binary I/O
+ * ---------------------------------------------------------------------
+ */
+
+/* send: the datum's bytes after the length word */
+bytea *
+BfSend(const struct varlena *v)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(v), VARSIZE(v) - VARHDRSZ);
+	return pq_endtypsend(&buf);
+}
+
+/* recv: a new datum from the remaining bytes; the caller validates it */
+struct varlena *
+BfRecv(StringInfo buf)
+{
+	int			len = buf->len - buf->cursor;
+	struct varlena *v;
+
+	if (len < 0 || (Size) len > BF_MAX_DATUM_SIZE - VARHDRSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary filter length %d", len)));
+	v = palloc(len + VARHDRSZ);
+	SET_VARSIZE(v, len + VARHDRSZ);
+	pq_copymsgbytes(buf, VARDATA(v), len);
+	return v;
+}
+
+/* ---------------------------------------------------------------------
+ * Info records
+ * ---------------------------------------------------------------------
+ */
+
+/* Build the function's OUT-parameter record from values/nulls */
+Datum
+BfInfoTuple(FunctionCallInfo fcinfo, Datum *values, bool *nulls, int natts)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (tupdesc->natts != natts)
+		elog(ERROR, "info record has %d columns, expected %d", tupdesc->natts, natts);
+	tupdesc = BlessTupleDesc(tupdesc);
+	return HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls));
+}
+
+/* ---------------------------------------------------------------------
+ * Per-call cache: element hasher and detoast-once
+ * ---------------------------------------------------------------------
+ */
+
+/* The cache in fn_extra, allocated on first use */
+BfFnCache *
+BfGetFnCache(FunctionCallInfo fcinfo)
+{
+	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(BfFnCache));
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return c;
+}
+
+/* Hasher for the call's argument argno (its declared type at the call site) */
+static BfHasher *
+BfHasherFor(FunctionCallInfo fcinfo, Oid typid)
+{
+	BfFnCache  *c = BfGetFnCache(fcinfo);
+	Oid			coll = PG_GET_COLLATION();
+
+	if (!OidIsValid(typid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				 errmsg("could not determine the element type"),
+				 errhint("Cast the element to a specific type.")));
+	if (!c->hasher_valid || c->hasher_typid != typid || c->hasher_collation != coll)
+	{
+		BfHasherInit(&c->hasher, typid, coll, fcinfo->flinfo->fn_mcxt);
+		c->hasher_typid = typid;
+		c->hasher_collation = coll;
+		c->hasher_valid = true;
+	}
+	return &c->hasher;
+}
+
+/*
+ * Hasher for the anyelement argument argno.  The argument type of a call
+ * site never changes, so after the first call this is one pointer test.
+ */
+BfHasher *
+BfGetHasher(FunctionCallInfo fcinfo, int argno)
+{
+	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (likely(c != NULL && c->hasher_valid))
+		return &c->hasher;
+	return BfHasherFor(fcinfo, get_fn_expr_argtype(fcinfo->flinfo, argno));
+}
+
+/* Hasher for the elements of the anyarray argument argno */
+BfHasher *
+BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno)
+{
+	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (likely(c != NULL && c->hasher_valid))
+		return &c->hasher;
+	{
+	Oid			arrtype = get_fn_expr_argtype(fcinfo->flinfo, argno);
+		Oid			elemtype = OidIsValid(arrtype) ? get_element_type(getBaseType(arrtype)) : InvalidOid;
+
+	return BfHasherFor(fcinfo, elemtype);
+	}
+}
+
+/*
+ * Open the filter argument argno for probing.
+ *
+ * Plain in-memory values are used as they are.  Out-of-line values are
+ * cached by their TOAST identity, so a filter that is constant for a query
+ * (a parameter, a scalar subquery) is detoasted once, not once per row.  A
+ * large uncompressed out-of-line value seen for the first time is not
+ * detoasted at all: only its first headsize bytes are fetched and the probe
+ * reads the bytes it needs through TOAST slices.  Inline-compressed values
+ * are cached by their compressed bytes.
+ */
+void
+BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref)
+{
+	Datum		d = PG_GETARG_DATUM(argno);
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+	BfFnCache  *c;
+
+	Assert(headsize <= sizeof(ref->head));
+	ref->toasted = NULL;
+	ref->full = NULL;
+
+	if (!VARATT_IS_EXTENDED(v))
+	{
+		ref->full = v;
+		ref->total = VARSIZE(v);
+		return;
+	}
+	if (VARATT_IS_EXTERNAL_ONDISK(v))
+	{
+		struct varatt_external ext;
+
+		VARATT_EXTERNAL_GET_POINTER(ext, v);
+		c = BfGetFnCache(fcinfo);
+		if (c->toast_valid && c->toast_relid == ext.va_toastrelid &&
+			c->toast_valueid == ext.va_valueid)
+		{
+			c->toast_uses++;
+			if (c->toast_copy != NULL)
+			{
+				ref->full = c->toast_copy;
+				ref->total = VARSIZE(ref->full);
+				return;
+			}
+		}
+		else
+		{
+			if (c->toast_copy)
+				pfree(c->toast_copy);
+			c->toast_copy = NULL;
+			c->toast_valid = true;
+			c->toast_relid = ext.va_toastrelid;
+			c->toast_valueid = ext.va_valueid;
+			c->toast_uses = 1;
+		}
+
+		/* first probe of a big uncompressed value: slice mode */
+		if (c->toast_uses == 1 && (Size) VARATT_EXTERNAL_GET_EXTSIZE(ext) >= (Size) ext.va_rawsize - VARHDRSZ &&
+			(Size) ext.va_rawsize >= BF_SLICE_THRESHOLD && headsize > VARHDRSZ)
+		{
+			struct varlena *head;
+
+			ref->toasted = v;
+			ref->total = ext.va_rawsize;
+			head = detoast_attr_slice(v, 0, headsize - VARHDRSZ);
+			if (VARSIZE(head) != headsize)
+				BfCorrupt("filter", "The stored value is shorter than its header.");
+			memcpy(ref->head, head, headsize);
+			SET_VARSIZE(ref->head, ref->total);
+			pfree(head);
+			return;
+		}
+		else
+		{
+			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+			c->toast_copy = detoast_attr(v);
+			MemoryContextSwitchTo(old);
+		}
+		ref->full = c->toast_copy;
+		ref->total = VARSIZE(ref->full);
+		return;
+	}
+	if (VARATT_IS_COMPRESSED(v))
+	{
+		Size		rawlen = VARSIZE(v);
+
+		c = BfGetFnCache(fcinfo);
+		if (c->inline_raw == NULL || VARSIZE(c->inline_raw) != rawlen ||
+			memcmp(c->inline_raw, v, rawlen) != 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+			if (c->inline_raw)
+				pfree(c->inline_raw);
+			if (c->inline_copy)
+				pfree(c->inline_copy);
+			c->inline_raw = palloc(rawlen);
+			memcpy(c->inline_raw, v, rawlen);
+			c->inline_copy = detoast_attr(v);
+			MemoryContextSwitchTo(old);
+		}
+		ref->full = c->inline_copy;
+		ref->total = VARSIZE(ref->full);
+		return;
+	}
+	/* short header or in-memory expanded: an ordinary detoast */
+	ref->full = pg_detoast_datum(v);
+	ref->total = VARSIZE(ref->full);
+}
+
+/* Read len bytes at offset of an opened filter */
+void
+BfRefReadBytes(BfFilterRef *ref, Size offset, Size len, void *dst)
+{
+	struct varlena *slice;
+
+	if (offset + len > ref->total)
+		BfCorrupt("filter", "A probe reads past the end of the value.");
+	if (ref->full)
+	{
+		memcpy(dst, (const char *) ref->full + offset, len);
+		return;
+	}
+	slice = detoast_attr_slice(ref->toasted, offset - VARHDRSZ, len);
+	if (VARSIZE(slice) - VARHDRSZ != len)
+		BfCorrupt("filter", "The stored value is shorter than its header says.");
+	memcpy(dst, VARDATA(slice), len);
+	pfree(slice);
+}
+
+/* ---------------------------------------------------------------------
+ * Aggregate plumbing
+ * ---------------------------------------------------------------------
+ */
+
+/* The aggregate context, or NULL when not called as an aggregate */
+MemoryContext
+BfAggContext(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcontext;
+
+	if (AggCheckCallContext(fcinfo, &aggcontext))
+		return aggcontext;
+	return NULL;
+}
+
+/*
+ * The filter argument argno as something this call may modify: the state
+ * itself inside an aggregate (we created it in the aggregate context), a
+ * fresh copy otherwise.
+ */
+struct varlena *
+BfStateForUpdate(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *v = PG_GETARG_VARLENA_P(argno);
+
+	if (BfAggContext(fcinfo) != NULL)
+	{
+		if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+			elog(ERROR, "aggregate state is unexpectedly toasted");
+		return v;
+	}
+	if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		return v;				/* detoasting already made a private copy */
+	return BfCopyDatum(v);
+}
+
+/*
+ * A copy of the filter argument argno in the aggregate context (or the
+ * current context outside an aggregate), for a state that starts from an
+ * input value.
+ */
+struct varlena *
+BfStateCopyIn(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *v = PG_GETARG_VARLENA_P(argno);
+	MemoryContext aggcontext = BfAggContext(fcinfo);
+	struct varlena *copy;
+
+	copy = MemoryContextAlloc(aggcontext ? aggcontext : CurrentMemoryContext, VARSIZE(v));
+	memcpy(copy, v, VARSIZE(v));
+	return copy;
+}
+
+/*
+ * Capacity and fpr for an aggregate: from the call's arguments when given,
+ * else (in a final function over no rows) from the Aggref's constant
+ * arguments, else from the GUCs.  capacity_arg/fpr_arg < 0 mean the
+ * aggregate has no such arguments.
+ */
+void
+BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
+			int64 *capacity, double *fpr)
+{
+	*capacity = bloomfilter_default_capacity;
+	*fpr = bloomfilter_default_fpr;
+
+	if (capacity_arg >= 0 && capacity_arg < PG_NARGS() && !PG_ARGISNULL(capacity_arg))
+		*capacity = PG_GETARG_INT64(capacity_arg);
+	else if (capacity_arg >= 0)
+	{
+		/* final function over no rows: look at the aggregate's arguments */
+		Aggref	   *aggref = AggGetAggref(fcinfo);
+
+		if (aggref && list_length(aggref->args) > capacity_arg - 1)
+		{
+			TargetEntry *tle = list_nth(aggref->args, capacity_arg - 1);
+
+			if (IsA(tle->expr, Const) && !((Const *) tle->expr)->constisnull)
+				*capacity = DatumGetInt64(((Const *) tle->expr)->constvalue);
+		}
+	}
+	if (fpr_arg >= 0 && fpr_arg < PG_NARGS() && !PG_ARGISNULL(fpr_arg))
+		*fpr = PG_GETARG_FLOAT8(fpr_arg);
+	else if (fpr_arg >= 0)
+	{
+		Aggref	   *aggref = AggGetAggref(fcinfo);
+
+		if (aggref && list_length(aggref->args) > fpr_arg - 1)
+		{
+			TargetEntry *tle = list_nth(aggref->args, fpr_arg - 1);
+
+			if (IsA(tle->expr, Const) && !((Const *) tle->expr)->constisnull)
+				*fpr = DatumGetFloat8(((Const *) tle->expr)->constvalue);
+		}
+	}
+	BfCheckCapacityFpr(*capacity, *fpr);
+}

@@ -1,0 +1,314 @@
+/*
+ * bloomfilter.h
+ *		Pieces shared by the four filter types and the pagebloom index:
+ *		the common varlena header, limits, canonical element hashing,
+ *		text/binary I/O helpers, parameter checks, the info-record builder,
+ *		the detoast-once cache and the aggregate plumbing.
+ *
+ * Every multi-byte field of a stored filter is little-endian, so the bytes
+ * of a datum are the same on every platform.  Read and write header fields
+ * only through BfGet64/BfPut64 (and the 32-bit variants).
+ */
+#ifndef BLOOMFILTER_H
+#define BLOOMFILTER_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "port/pg_bswap.h"
+#include "utils/memutils.h"
+
+/* Storage format version written into every datum */
+#define BF_FORMAT_VERSION	1
+
+/* Hash algorithm ids (stored in the header) */
+#define BF_HASH_XXH3_64		1
+
+/* Filter kinds (stored in the header, so a datum says what it is) */
+typedef enum BfKind
+{
+	BF_KIND_BLOOM = 1,
+	BF_KIND_COUNTINGBLOOM = 2,
+	BF_KIND_QUOTIENTFILTER = 3,
+	BF_KIND_CUCKOOFILTER = 4
+} BfKind;
+
+/*
+ * The common header, 24 bytes including the varlena length word.  Each type
+ * appends its own parameters and then its payload; types keep their payload
+ * offset a multiple of 8 so word-wise loops are aligned (the SQL types are
+ * declared with ALIGNMENT = double).
+ */
+typedef struct BfHeader
+{
+	int32		vl_len_;		/* varlena header (do not touch directly) */
+	uint8		version;		/* BF_FORMAT_VERSION */
+	uint8		kind;			/* BfKind */
+	uint8		hashalg;		/* BF_HASH_XXH3_64 */
+	uint8		flags;			/* type-specific, 0 unless documented */
+	uint64		seed;			/* little-endian: hash seed */
+	uint64		ninserts;		/* little-endian: insert counter */
+} BfHeader;
+
+#define BF_HEADER_SIZE	sizeof(BfHeader)
+
+/* Largest datum we build: the varlena limit */
+#define BF_MAX_DATUM_SIZE	((Size) MaxAllocSize)
+
+/* Little-endian field access */
+static inline uint64
+BfGet64(uint64 v)
+{
+#ifdef WORDS_BIGENDIAN
+	return pg_bswap64(v);
+#else
+	return v;
+#endif
+}
+#define BfPut64(v) BfGet64(v)
+
+static inline uint32
+BfGet32(uint32 v)
+{
+#ifdef WORDS_BIGENDIAN
+	return pg_bswap32(v);
+#else
+	return v;
+#endif
+}
+#define BfPut32(v) BfGet32(v)
+
+/* High 64 bits of a 64x64 multiplication: Lemire's fast range reduction */
+static inline uint64
+BfMulHi64(uint64 a, uint64 b)
+{
+#ifdef HAVE_INT128
+	return (uint64) (((uint128) a * (uint128) b) >> 64);
+#else
+	uint64		a_lo = (uint32) a,
+				a_hi = a >> 32,
+				b_lo = (uint32) b,
+				b_hi = b >> 32;
+	uint64		lo_lo = a_lo * b_lo,
+				hi_lo = a_hi * b_lo,
+				lo_hi = a_lo * b_hi,
+				hi_hi = a_hi * b_hi;
+	uint64		cross = (lo_lo >> 32) + (uint32) hi_lo + lo_hi;
+
+	return (hi_lo >> 32) + (cross >> 32) + hi_hi;
+#endif
+}
+
+/* Murmur3 fmix64 finalizer: the second hash of double hashing */
+static inline uint64
+BfMix64(uint64 h)
+{
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * Enhanced double hashing (Kirsch-Mitzenmacher, Dillinger-Manolios): the
+ * positions of one hash h in a table of nslots slots.  Usage:
+ *
+ *		BfPositions p;
+ *		BfPositionsInit(&p, h);
+ *		for (i = 0; i < k; i++) pos = BfPositionsNext(&p, m);
+ */
+typedef struct BfPositions
+{
+	uint64		x;
+	uint64		y;
+	uint64		i;
+} BfPositions;
+
+static inline void
+BfPositionsInit(BfPositions *p, uint64 h)
+{
+	p->x = h;
+	p->y = BfMix64(h);
+	p->i = 0;
+}
+
+static inline uint64
+BfPositionsNext(BfPositions *p, uint64 nslots)
+{
+	uint64		pos = BfMulHi64(p->x, nslots);
+
+	p->i++;
+	p->x += p->y;
+	p->y += p->i;
+	return pos;
+}
+
+/*
+ * Canonical element hashing (doc/design.md, "Hashing").  A BfHasher is set up
+ * once per element type and call site, then hashes datums of that type.
+ */
+typedef enum BfCanon
+{
+	BF_CANON_INT2,
+	BF_CANON_INT4,
+	BF_CANON_INT8,
+	BF_CANON_TEXT,				/* text, varchar: bytes */
+	BF_CANON_NAME,
+	BF_CANON_BPCHAR,			/* bytes without trailing spaces */
+	BF_CANON_BYTEA,
+	BF_CANON_BOOL,
+	BF_CANON_FLOAT4,
+	BF_CANON_FLOAT8,
+	BF_CANON_NUMERIC,
+	BF_CANON_UUID,
+	BF_CANON_DATE,				/* int32 -> int64 */
+	BF_CANON_INT64TIME,			/* timestamp, timestamptz, time */
+	BF_CANON_INTERVAL,			/* 128-bit span, as interval equality */
+	BF_CANON_CHAR,				/* "char": one byte */
+	BF_CANON_OID,				/* oid: as int64 */
+	BF_CANON_SEND				/* anything else: binary send output */
+} BfCanon;
+
+typedef struct BfHasher
+{
+	Oid			typid;			/* type as given (may be a domain) */
+	Oid			basetypid;		/* after looking through domains */
+	BfCanon		canon;
+	int16		typlen;
+	bool		typbyval;
+	FmgrInfo	sendfn;			/* BF_CANON_SEND only */
+} BfHasher;
+
+extern void BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt);
+extern uint64 BfHashBytes(const void *data, Size len, uint64 seed);
+extern uint64 BfHashDatum(BfHasher *h, Datum value, uint64 seed);
+
+/*
+ * Per-call-site cache kept in fn_extra: the element hasher and the detoasted
+ * filter for a filter argument that stays the same for a whole query.
+ */
+typedef struct BfFnCache
+{
+	/* element hashing */
+	bool		hasher_valid;
+	Oid			hasher_typid;
+	Oid			hasher_collation;
+	BfHasher	hasher;
+
+	/* detoast-once cache, keyed by the TOAST pointer's identity */
+	bool		toast_valid;
+	Oid			toast_relid;
+	Oid			toast_valueid;
+	int			toast_uses;		/* probes seen for this value */
+	struct varlena *toast_copy; /* detoasted copy in fn_mcxt, or NULL */
+	/* for inline-compressed values: the compressed bytes and their copy */
+	struct varlena *inline_raw;
+	struct varlena *inline_copy;
+} BfFnCache;
+
+extern BfFnCache *BfGetFnCache(FunctionCallInfo fcinfo);
+extern BfHasher *BfGetHasher(FunctionCallInfo fcinfo, int argno);
+extern BfHasher *BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * A filter argument opened for probing.  Either the whole datum is in
+ * memory (full != NULL), or it is a large uncompressed out-of-line value
+ * of which only the header was fetched, and BfRefReadBytes fetches the
+ * bytes a probe needs through TOAST slices.
+ */
+typedef struct BfFilterRef
+{
+	struct varlena *full;		/* the whole datum, detoasted */
+	struct varlena *toasted;	/* the TOAST pointer, in slice mode */
+	Size		total;			/* VARSIZE of the whole datum */
+	char		head[64];		/* first bytes of the datum in slice mode */
+} BfFilterRef;
+
+#define BF_SLICE_THRESHOLD	(256 * 1024)
+
+extern void BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize,
+						 BfFilterRef *ref);
+extern void BfRefReadBytes(BfFilterRef *ref, Size offset, Size len, void *dst);
+static inline const char *
+BfRefHead(BfFilterRef *ref)
+{
+	return ref->full ? (const char *) ref->full : ref->head;
+}
+
+/*
+ * Header and validation helpers.  Validation failures raise 22P02 with the
+ * type name and a detail saying what is wrong.
+ */
+extern void BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed);
+extern void BfValidateHeader(const char *typname, const struct varlena *v,
+							 BfKind kind, Size fixedsize);
+extern void BfCorrupt(const char *typname, const char *detailfmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+extern void BfCheckSize(const char *typname, double bytes);
+extern void BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
+							  const char *aparams, const char *bparams);
+extern void BfParamMismatch(const char *typname, const char *aparams,
+							const char *bparams) pg_attribute_noreturn();
+extern uint64 BfAddSat64(uint64 a, uint64 b);
+extern void BfCheckCapacityFpr(int64 capacity, double fpr);
+extern void *BfCopyDatum(const struct varlena *v);
+
+/*
+ * Text I/O.  The text form is
+ *
+ *		<typname> v<version> hash=xxh3 seed=<int64> inserts=<uint64> key=value ... data=<base64>
+ *
+ * BfTextBegin writes the common part; BfTextPayload appends "name=base64".
+ * BfTextParse splits the text and checks the common part; the type then
+ * asks for its own keys with BfTextGet*.  Unknown or missing keys, bad
+ * numbers and bad base64 raise 22P02.
+ */
+#define BF_TEXT_MAX_FIELDS 16
+typedef struct BfTextFields
+{
+	const char *typname;
+	int			nfields;
+	char	   *keys[BF_TEXT_MAX_FIELDS];
+	char	   *values[BF_TEXT_MAX_FIELDS];
+	bool		used[BF_TEXT_MAX_FIELDS];
+	uint64		seed;
+	uint64		ninserts;
+} BfTextFields;
+
+extern void BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h);
+extern void BfTextPayload(StringInfo buf, const char *name, const void *data, Size len);
+extern void BfTextParse(const char *typname, const char *str, BfTextFields *f);
+extern uint64 BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max);
+extern double BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max);
+extern char *BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len);
+extern void BfTextFinish(BfTextFields *f);
+
+extern Size BfBase64EncodedLen(Size len);
+extern Size BfBase64Encode(const uint8 *src, Size len, char *dst);
+extern bool BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen);
+
+/* Binary I/O: the datum's bytes after the length word, as they are */
+extern bytea *BfSend(const struct varlena *v);
+extern struct varlena *BfRecv(StringInfo buf);
+
+/* info records: fills a tuple of the function's declared OUT columns */
+extern Datum BfInfoTuple(FunctionCallInfo fcinfo, Datum *values, bool *nulls, int natts);
+
+/*
+ * Aggregate plumbing.  The transition state is the filter itself, kept in
+ * the aggregate context and updated in place.  Outside an aggregate, the
+ * helpers copy, so no input datum is ever modified.
+ */
+extern MemoryContext BfAggContext(FunctionCallInfo fcinfo);
+extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
+extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
+extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
+						int64 *capacity, double *fpr);
+
+/* GUCs */
+extern int	bloomfilter_default_capacity;
+extern double bloomfilter_default_fpr;
+
+#endif							/* BLOOMFILTER_H */

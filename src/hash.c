@@ -1,0 +1,315 @@
+/*
+ * hash.c
+ *		Canonical element hashing shared by every filter type and the index.
+ *
+ * An element becomes canonical bytes (equal SQL values give equal bytes, also
+ * across types that compare equal: int2/int4/int8, text/varchar,
+ * float4/float8, 1.0/1.00 numeric), and those bytes are hashed with XXH3-64
+ * seeded by the filter's seed.  This mapping is part of the storage format;
+ * doc/design.md documents it with golden vectors.  Never change it for an
+ * existing format version.
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "catalog/pg_collation.h"
+#include "common/int128.h"
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/pg_locale.h"
+#include "utils/timestamp.h"
+#include "utils/uuid.h"
+
+#if XXH_VERSION_NUMBER < 800
+#error "xxHash 0.8 or later is required (XXH3 output is frozen from 0.8.0)"
+#endif
+
+PG_FUNCTION_INFO_V1(bloomfilter_hash);
+
+/* XXH3-64 of a byte string with a seed */
+uint64
+BfHashBytes(const void *data, Size len, uint64 seed)
+{
+	return (uint64) XXH3_64bits_withSeed(data, len, (XXH64_hash_t) seed);
+}
+
+/* Hash a signed 64-bit integer as its 8 little-endian bytes */
+static inline uint64
+BfHashInt64(int64 v, uint64 seed)
+{
+	uint64		le = BfPut64((uint64) v);
+
+	return BfHashBytes(&le, sizeof(le), seed);
+}
+
+/* Hash a float8 with -0 folded to +0 and every NaN folded to one NaN */
+static inline uint64
+BfHashFloat8(double d, uint64 seed)
+{
+	uint64		bits;
+
+	if (isnan(d))
+		bits = UINT64CONST(0x7ff8000000000000);
+	else
+	{
+		if (d == 0.0)
+			d = 0.0;			/* folds -0 */
+		memcpy(&bits, &d, sizeof(bits));
+	}
+	bits = BfPut64(bits);
+	return BfHashBytes(&bits, sizeof(bits), seed);
+}
+
+/*
+ * Hash a numeric by its normalized decimal text: numeric_out's output without
+ * trailing fractional zeros and without a trailing point, so 1.0 and 1.00
+ * agree.  NaN, Infinity and -Infinity hash as those words.
+ */
+static uint64
+BfHashNumeric(Datum value, uint64 seed)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	size_t		len = strlen(s);
+	uint64		h;
+
+	if (strchr(s, '.') != NULL)
+	{
+		while (len > 0 && s[len - 1] == '0')
+			len--;
+		if (len > 0 && s[len - 1] == '.')
+			len--;
+	}
+	if (len == 2 && s[0] == '-' && s[1] == '0')
+	{
+		s++;
+		len = 1;
+	}
+	h = BfHashBytes(s, len, seed);
+	return h;
+}
+
+/*
+ * Hash an interval by the span interval equality compares: months count 30
+ * days and days 24 hours, as a signed 128-bit little-endian microsecond count.
+ */
+static uint64
+BfHashInterval(const Interval *iv, uint64 seed)
+{
+	int64		dayfraction = iv->time % USECS_PER_DAY;
+	int64		days = iv->time / USECS_PER_DAY + (int64) iv->month * 30 + iv->day;
+	uint8		buf[16];
+	uint64		lo,
+				hi;
+
+	/* span = days * USECS_PER_DAY + dayfraction, computed in 128 bits */
+	INT128		span = int64_to_int128(dayfraction);
+
+	int128_add_int64_mul_int64(&span, days, USECS_PER_DAY);
+#if USE_NATIVE_INT128
+	lo = (uint64) span;
+	hi = (uint64) (span >> 64);
+#else
+	lo = span.lo;
+	hi = (uint64) span.hi;
+#endif
+	lo = BfPut64(lo);
+	hi = BfPut64(hi);
+	memcpy(buf, &lo, 8);
+	memcpy(buf + 8, &hi, 8);
+	return BfHashBytes(buf, sizeof(buf), seed);
+}
+
+/*
+ * Set up a hasher for a type.  Text types under a nondeterministic collation
+ * are refused: equal strings would not give equal bytes.
+ */
+void
+BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
+{
+	Oid			base = getBaseType(typid);
+
+	memset(h, 0, sizeof(*h));
+	h->typid = typid;
+	h->basetypid = base;
+	get_typlenbyval(base, &h->typlen, &h->typbyval);
+
+	switch (base)
+	{
+		case INT2OID:
+			h->canon = BF_CANON_INT2;
+			break;
+		case INT4OID:
+			h->canon = BF_CANON_INT4;
+			break;
+		case INT8OID:
+			h->canon = BF_CANON_INT8;
+			break;
+		case OIDOID:
+			h->canon = BF_CANON_OID;
+			break;
+		case TEXTOID:
+		case VARCHAROID:
+			h->canon = BF_CANON_TEXT;
+			break;
+		case NAMEOID:
+			h->canon = BF_CANON_NAME;
+			break;
+		case BPCHAROID:
+			h->canon = BF_CANON_BPCHAR;
+			break;
+		case BYTEAOID:
+			h->canon = BF_CANON_BYTEA;
+			break;
+		case BOOLOID:
+			h->canon = BF_CANON_BOOL;
+			break;
+		case FLOAT4OID:
+			h->canon = BF_CANON_FLOAT4;
+			break;
+		case FLOAT8OID:
+			h->canon = BF_CANON_FLOAT8;
+			break;
+		case NUMERICOID:
+			h->canon = BF_CANON_NUMERIC;
+			break;
+		case UUIDOID:
+			h->canon = BF_CANON_UUID;
+			break;
+		case DATEOID:
+			h->canon = BF_CANON_DATE;
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case TIMEOID:
+			h->canon = BF_CANON_INT64TIME;
+			break;
+		case INTERVALOID:
+			h->canon = BF_CANON_INTERVAL;
+			break;
+		case CHAROID:
+			h->canon = BF_CANON_CHAR;
+			break;
+		default:
+			{
+				Oid			sendfn;
+				bool		isvarlena;
+
+				h->canon = BF_CANON_SEND;
+				getTypeBinaryOutputInfo(base, &sendfn, &isvarlena);
+				fmgr_info_cxt(sendfn, &h->sendfn, mcxt);
+			}
+			break;
+	}
+
+	if (OidIsValid(collation) && type_is_collatable(base) &&
+		!get_collation_isdeterministic(collation))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("nondeterministic collations are not supported for filter elements"),
+				 errdetail("Strings that are equal under collation \"%s\" can have different bytes, and filters hash bytes.",
+						   get_collation_name(collation)),
+				 errhint("Add COLLATE \"C\" (or another deterministic collation) to the element expression.")));
+}
+
+/* Hash one non-null datum of the hasher's type with the given seed */
+uint64
+BfHashDatum(BfHasher *h, Datum value, uint64 seed)
+{
+	switch (h->canon)
+	{
+		case BF_CANON_INT2:
+			return BfHashInt64((int64) DatumGetInt16(value), seed);
+		case BF_CANON_INT4:
+			return BfHashInt64((int64) DatumGetInt32(value), seed);
+		case BF_CANON_INT8:
+			return BfHashInt64(DatumGetInt64(value), seed);
+		case BF_CANON_OID:
+			return BfHashInt64((int64) DatumGetObjectId(value), seed);
+		case BF_CANON_DATE:
+			return BfHashInt64((int64) DatumGetDateADT(value), seed);
+		case BF_CANON_INT64TIME:
+			return BfHashInt64(DatumGetInt64(value), seed);
+		case BF_CANON_BOOL:
+			{
+				uint8		b = DatumGetBool(value) ? 1 : 0;
+
+				return BfHashBytes(&b, 1, seed);
+			}
+		case BF_CANON_CHAR:
+			{
+				char		c = DatumGetChar(value);
+
+				return BfHashBytes(&c, 1, seed);
+			}
+		case BF_CANON_FLOAT4:
+			return BfHashFloat8((double) DatumGetFloat4(value), seed);
+		case BF_CANON_FLOAT8:
+			return BfHashFloat8(DatumGetFloat8(value), seed);
+		case BF_CANON_NUMERIC:
+			return BfHashNumeric(value, seed);
+		case BF_CANON_UUID:
+			return BfHashBytes(DatumGetUUIDP(value)->data, UUID_LEN, seed);
+		case BF_CANON_INTERVAL:
+			return BfHashInterval(DatumGetIntervalP(value), seed);
+		case BF_CANON_NAME:
+			{
+				const char *s = NameStr(*DatumGetName(value));
+
+				return BfHashBytes(s, strnlen(s, NAMEDATALEN), seed);
+			}
+		case BF_CANON_TEXT:
+		case BF_CANON_BYTEA:
+			{
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+				uint64		r = BfHashBytes(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), seed);
+
+				if ((Pointer) v != DatumGetPointer(value))
+					pfree(v);
+				return r;
+			}
+		case BF_CANON_BPCHAR:
+			{
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+				const char *s = VARDATA_ANY(v);
+				Size		len = VARSIZE_ANY_EXHDR(v);
+				uint64		r;
+
+				while (len > 0 && s[len - 1] == ' ')
+					len--;
+				r = BfHashBytes(s, len, seed);
+				if ((Pointer) v != DatumGetPointer(value))
+					pfree(v);
+				return r;
+			}
+		case BF_CANON_SEND:
+			{
+				bytea	   *b = SendFunctionCall(&h->sendfn, value);
+				uint64		r = BfHashBytes(VARDATA(b), VARSIZE(b) - VARHDRSZ, seed);
+
+				pfree(b);
+				return r;
+			}
+	}
+	pg_unreachable();
+}
+
+/*
+ * bloomfilter_hash(anyelement, seed bigint DEFAULT 0) RETURNS bigint
+ *		The 64-bit canonical hash of a value, for checking other
+ *		implementations against this one.
+ */
+Datum
+bloomfilter_hash(PG_FUNCTION_ARGS)
+{
+	BfHasher   *h = BfGetHasher(fcinfo, 0);
+	int64		seed = PG_GETARG_INT64(1);
+
+	PG_RETURN_INT64((int64) BfHashDatum(h, PG_GETARG_DATUM(0), (uint64) seed));
+}
