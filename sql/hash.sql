@@ -1,0 +1,44 @@
+-- Canonical hashing: golden vectors (also in doc/design.md) and cross-type agreement
+SELECT v, seed, bloomfilter_hash(v, seed) FROM (VALUES
+	('0'::bigint, 0::bigint), (1, 0), (-1, 0), (42, 0), (42, 1), (9223372036854775807, 0)) AS t(v, seed)
+ORDER BY 1, 2;
+
+SELECT 'text' AS type, bloomfilter_hash(''::text) AS empty, bloomfilter_hash('abc'::text) AS abc,
+	bloomfilter_hash('abc'::text, 7) AS abc_seed7;
+SELECT bloomfilter_hash(true) AS t, bloomfilter_hash(false) AS f;
+SELECT bloomfilter_hash(1.5::float8) AS f8, bloomfilter_hash('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid) AS uuid,
+	bloomfilter_hash('\x0102ff'::bytea) AS bytea, bloomfilter_hash(3.25::numeric) AS numeric;
+SELECT bloomfilter_hash('2024-01-01'::date) AS date, bloomfilter_hash('2024-01-01 00:00:00'::timestamp) AS ts;
+
+-- equal SQL values hash equally across types
+SELECT bloomfilter_hash(42::int2) = bloomfilter_hash(42::int4) AS i2_i4,
+	bloomfilter_hash(42::int4) = bloomfilter_hash(42::int8) AS i4_i8,
+	bloomfilter_hash(-7::int2) = bloomfilter_hash(-7::int8) AS negative,
+	bloomfilter_hash('abc'::text) = bloomfilter_hash('abc'::varchar) AS text_varchar,
+	bloomfilter_hash('abc'::text) = bloomfilter_hash('abc'::name) AS text_name,
+	bloomfilter_hash('ab '::char(5)) = bloomfilter_hash('ab'::text) AS bpchar_trailing,
+	bloomfilter_hash(1.5::float4) = bloomfilter_hash(1.5::float8) AS f4_f8,
+	bloomfilter_hash('-0'::float8) = bloomfilter_hash('0'::float8) AS neg_zero,
+	bloomfilter_hash('NaN'::float4) = bloomfilter_hash('NaN'::float8) AS nan,
+	bloomfilter_hash(1.0::numeric) = bloomfilter_hash(1.00::numeric) AS num_scale,
+	bloomfilter_hash(100::numeric) = bloomfilter_hash(100.000::numeric) AS num_int,
+	bloomfilter_hash('-0.0'::numeric) = bloomfilter_hash(0::numeric) AS num_zero,
+	bloomfilter_hash('1 day'::interval) = bloomfilter_hash('24 hours'::interval) AS interval_day,
+	bloomfilter_hash('1 mon'::interval) = bloomfilter_hash('30 days'::interval) AS interval_month;
+
+-- different values differ, seeds matter
+SELECT bloomfilter_hash(1) <> bloomfilter_hash(2) AS distinct_values,
+	bloomfilter_hash(1, 0) <> bloomfilter_hash(1, 1) AS distinct_seeds,
+	bloomfilter_hash(10::numeric) <> bloomfilter_hash(1::numeric) AS num_10_1,
+	bloomfilter_hash('1 day'::interval) <> bloomfilter_hash('1 day 1 second'::interval) AS interval_diff;
+
+-- other types go through their send function: stable, and NULL gives NULL
+SELECT bloomfilter_hash('192.168.0.1'::inet) = bloomfilter_hash('192.168.0.1'::inet) AS inet_stable,
+	bloomfilter_hash(ARRAY[1,2]) = bloomfilter_hash(ARRAY[1,2]) AS array_stable,
+	bloomfilter_hash(NULL::int) IS NULL AS null_in_null_out;
+
+-- nondeterministic collations are refused
+CREATE COLLATION IF NOT EXISTS bf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+SELECT bloomfilter_hash('abc'::text COLLATE bf_ci);
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloomfilter_hash('abc'::text COLLATE "C") = bloomfilter_hash('abc'::text) AS c_collation_ok;
