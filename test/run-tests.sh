@@ -4,7 +4,7 @@
 # user), then print "N passed, N failed" and exit non-zero on any failure.
 #
 # Environment: REGRESS=... limits pg_regress to some tests, TAP=... to some
-# TAP files (paths), for work on one piece.
+# TAP files (paths; TAP=none runs none), for work on one piece.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -60,6 +60,7 @@ rm -f "$out"
 
 # --- TAP ---------------------------------------------------------------
 tapfiles=${TAP:-$(ls test/t/*.pl 2>/dev/null)}
+[ "$tapfiles" = none ] && tapfiles=""
 if [ -n "$tapfiles" ]; then
 	perldir="$(dirname "$($PG_CONFIG --pgxs)")/../test/perl"
 	work=$(mktemp -d /tmp/bloomfilter-tap.XXXXXX)
