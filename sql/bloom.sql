@@ -1,0 +1,114 @@
+-- bloom: constructors, elements, operators, statistics, text round trip
+SELECT bloom_empty(10, 0.1);
+SELECT m, k, seed, inserts, bits_set, size_bytes FROM bloom_info(bloom_empty(1000, 0.01));
+-- m = ceil(-n ln p / ln2^2), k = round(m/n ln 2)
+SELECT m = ceil(-1000 * ln(0.01) / ln(2)^2) AS m_formula, k = round(m / 1000.0 * ln(2)) AS k_formula
+FROM bloom_info(bloom_empty(1000, 0.01));
+SELECT m, k, seed FROM bloom_info(bloom_empty(1000000, 0.001, 42));
+SELECT m, k FROM bloom_info(bloom_create(100, 3));
+SELECT bloom_create(100, 3, -5);
+
+-- add and probe
+CREATE TABLE f AS SELECT bloom_add(bloom_add(bloom_empty(100, 0.01), 'apple'::text), 'pear'::text) AS f;
+SELECT f @> 'apple'::text AS apple, f @> 'pear'::text AS pear, 'apple'::text <@ f AS apple_rev,
+	bloom_contains(f, 'apple'::text) AS fn, f @> 'plum'::text AS plum FROM f;
+-- varchar and name probes agree with text
+SELECT f @> 'apple'::varchar AS varchar, f @> 'apple'::name AS name FROM f;
+-- a NULL probe answers NULL, adding NULL leaves the filter unchanged
+SELECT f @> NULL::text IS NULL AS null_probe, bloom_add(f, NULL::text) = f AS add_null_same,
+	bloom_add(NULL::bloom, 1) IS NULL AS null_filter FROM f;
+-- inputs are never modified in place
+SELECT f = bloom_add(f, 'plum'::text) AS same_after_add, bloom_add(f, 'plum'::text) @> 'plum'::text AS added,
+	f @> 'plum'::text AS original_unchanged FROM f;
+
+-- batch add from an array (NULL elements skipped); ints probed across widths
+SELECT bloom_add(bloom_empty(100), ARRAY[1, 2, NULL, 3]) @> 2::int8 AS int8_probe,
+	bloom_add(bloom_empty(100), ARRAY[1, 2, NULL, 3]) @> 3::int2 AS int2_probe,
+	(bloom_info(bloom_add(bloom_empty(100), ARRAY[1, 2, NULL, 3]))).inserts AS inserts;
+SELECT bloom_add(bloom_empty(100), ARRAY[1, 2, 3]) = bloom_add(bloom_add(bloom_add(bloom_empty(100), 1), 2), 3) AS batch_equals_single;
+SELECT bloom_add(bloom_empty(100), ARRAY[[1, 2], [3, 4]]) @> 4 AS multidim;
+SELECT bloom_add(bloom_empty(100), '{}'::int[]) = bloom_empty(100) AS empty_array;
+
+-- union, intersection, superset
+WITH a AS (SELECT bloom_agg(i, 1000, 0.01) f FROM generate_series(1, 300) i),
+	 b AS (SELECT bloom_agg(i, 1000, 0.01) f FROM generate_series(201, 500) i),
+	 w AS (SELECT bloom_agg(i, 1000, 0.01) f FROM generate_series(1, 500) i),
+	 x AS (SELECT bloom_agg(i, 1000, 0.01) f FROM generate_series(201, 300) i)
+SELECT (a.f | b.f) = w.f AS union_is_whole,
+	(a.f | b.f) @> a.f AS superset, a.f <@ (a.f | b.f) AS subset, a.f @> b.f AS not_superset,
+	(a.f & b.f) @> x.f AS intersection_covers_common,
+	(SELECT count(*) FROM generate_series(201, 300) i WHERE (a.f & b.f) @> i) AS common_found,
+	(a.f | b.f) <> a.f AS ne
+FROM a, b, w, x;
+
+-- statistics
+SELECT bloom_cardinality(bloom_empty(1000)) AS empty_card, bloom_fpr(bloom_empty(1000)) AS empty_fpr;
+SELECT bloom_cardinality(bloom_add(bloom_empty(1000), 1)) AS one;
+SELECT abs(bloom_cardinality(f) - 5000) < 5000 * 0.05 AS card_within_5pct,
+	bloom_fpr(f) BETWEEN 0.005 AND 0.015 AS fpr_near_target
+FROM (SELECT bloom_agg(i, 5000, 0.01) f FROM generate_series(1, 5000) i) s;
+-- a saturated filter: every bit set, estimate is finite
+SELECT bits_set = m AS saturated, estimated_cardinality > 0 AS finite, estimated_fpr = 1 AS fpr_one
+FROM bloom_info((SELECT bloom_agg(i, 10, 0.1) FROM generate_series(1, 1000) i));
+
+-- text round trip, seeds
+SELECT f::text::bloom = f AS roundtrip, (f::text::bloom)::text = f::text AS text_stable
+FROM (SELECT bloom_agg(i, 1000, 0.001) f FROM generate_series(1, 700) i) s;
+SELECT bloom_add(bloom_empty(100, 0.01, 7), 1) <> bloom_add(bloom_empty(100, 0.01, 8), 1) AS seed_changes_bits,
+	bloom_add(bloom_empty(100, 0.01, 7), 1) @> 1 AS found_with_seed;
+SELECT bloom_add(bloom_empty(100, 0.01, -9223372036854775808), 'x'::text)::text::bloom @> 'x'::text AS min_seed_roundtrip;
+
+-- the same bytes on every run: pinned output of a small filter
+SELECT bloom_add(bloom_add(bloom_create(64, 3), 'a'::text), 42)::text;
+
+-- aggregates over no rows: an empty filter with the requested parameters
+SELECT (bloom_info(bloom_agg(i, 5000, 0.001))).m = (bloom_info(bloom_empty(5000, 0.001))).m AS agg_empty_params,
+	bloom_agg(i, 5000, 0.001) = bloom_empty(5000, 0.001) AS agg_empty
+FROM generate_series(1, 0) i;
+SET bloomfilter.default_capacity = 1234;
+SET bloomfilter.default_fpr = 0.05;
+SELECT bloom_agg(i) = bloom_empty(1234, 0.05) AS agg_empty_defaults FROM generate_series(1, 0) i;
+SELECT bloom_agg(i) = bloom_add(bloom_empty(1234, 0.05), ARRAY[1, 2, 3]) AS agg_defaults FROM generate_series(1, 3) i;
+RESET bloomfilter.default_capacity;
+RESET bloomfilter.default_fpr;
+SELECT bloom_union_agg(f) IS NULL AS union_empty_is_null FROM (SELECT bloom_empty(10) f WHERE false) s;
+
+-- union and intersection aggregates, NULLs skipped
+CREATE TABLE days AS
+SELECT d, bloom_agg(u, 10000, 0.01) AS users
+FROM (SELECT d, (d * 100 + g) % 3000 AS u FROM generate_series(1, 7) d, generate_series(1, 1000) g) s
+GROUP BY d;
+INSERT INTO days VALUES (8, NULL);
+SELECT bloom_union_agg(users) = (SELECT bloom_agg((d * 100 + g) % 3000, 10000, 0.01)
+	FROM generate_series(1, 7) d, generate_series(1, 1000) g) AS union_agg_is_agg_of_all
+FROM days;
+SELECT bloom_intersect_agg(users) = (SELECT bloom_intersect(a.users, b.users) FROM days a, days b WHERE a.d = 1 AND b.d = 2)
+	AS intersect_two
+FROM days WHERE d IN (1, 2);
+SELECT count(*) FILTER (WHERE f @> u) AS common_present
+FROM (SELECT bloom_intersect_agg(users) f FROM days) s,
+	 generate_series(701, 1100) u;  -- the 400 users present on every day
+
+-- aggregate in a GROUP BY with many groups (state per group)
+SELECT count(*) AS groups, bool_and(f @> g * 10 AND f @> g * 10 + 9) AS all_found
+FROM (SELECT g, bloom_agg(g * 10 + i, 100, 0.01) f FROM generate_series(1, 200) g, generate_series(0, 9) i GROUP BY g) s;
+
+-- element types
+SELECT bloom_add(bloom_empty(10), 1.50::numeric) @> 1.5::numeric AS numeric_scale,
+	bloom_add(bloom_empty(10), 2.5::float4) @> 2.5::float8 AS float_widths,
+	bloom_add(bloom_empty(10), 'abc '::char(6)) @> 'abc'::text AS bpchar,
+	bloom_add(bloom_empty(10), '2024-02-29'::date) @> '2024-02-29'::date AS date,
+	bloom_add(bloom_empty(10), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid) @> 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid AS uuid,
+	bloom_add(bloom_empty(10), '10.0.0.1'::inet) @> '10.0.0.1'::inet AS inet,
+	bloom_add(bloom_empty(10), (1, 'x')::record) IS NOT NULL AS record;
+CREATE DOMAIN posint AS int CHECK (VALUE > 0);
+SELECT bloom_add(bloom_empty(10), 5::posint) @> 5 AS domain;
+
+-- UPDATE ... SET f = bloom_add(f, x) keeps a filter per row
+CREATE TABLE seen (customer int PRIMARY KEY, items bloom);
+INSERT INTO seen SELECT c, bloom_empty(1000, 0.01) FROM generate_series(1, 3) c;
+UPDATE seen SET items = bloom_add(items, customer * 1000 + 1);
+UPDATE seen SET items = bloom_add(items, NULL::int);
+UPDATE seen SET items = bloom_add(items, ARRAY[customer * 1000 + 2, customer * 1000 + 3]);
+SELECT customer, items @> customer * 1000 + 1 AS first, items @> customer * 1000 + 3 AS third,
+	(bloom_info(items)).inserts FROM seen ORDER BY customer;
