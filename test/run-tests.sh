@@ -39,7 +39,7 @@ regress_args=""
 out=$(mktemp)
 regress_out=$(mktemp -d /tmp/bloomfilter-regress.XXXXXX)
 chmod 755 "$regress_out"
-pg_virtualenv -v 15 make -s installcheck PG_CONFIG=$PG_CONFIG $regress_args \
+pg_virtualenv -t -v 15 make -s installcheck PG_CONFIG=$PG_CONFIG $regress_args \
 	REGRESS_OUTDIR="$regress_out" >"$out" 2>&1
 rc=$?
 cat "$out"
