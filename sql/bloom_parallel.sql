@@ -1,0 +1,35 @@
+-- bloom aggregates under a forced parallel plan give the same filter as the serial plan
+CREATE TABLE events AS SELECT i AS id, (i % 97) AS day, 'item-' || (i * 31 % 150000) AS item
+FROM generate_series(1, 300000) i;
+ANALYZE events;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial AS
+SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events;
+CREATE TABLE serial_days AS SELECT day, bloom_agg(item, 5000, 0.01) AS f FROM events GROUP BY day;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(item, 200000, 0.01), bloom_agg(id) FROM events;
+SELECT (SELECT a FROM serial) = p.a AS same_3arg, (SELECT b FROM serial) = p.b AS same_1arg
+FROM (SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events) p;
+
+-- union and intersection aggregates in parallel
+CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM serial_days s, generate_series(1, 20);
+ANALYZE day_filters;
+EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f) FROM day_filters;
+SELECT bloom_union_agg(f) = (SELECT bloom_agg(item, 5000, 0.01) FROM events) AS union_same FROM day_filters;
+EXPLAIN (COSTS OFF) SELECT bloom_intersect_agg(f) FROM day_filters;
+SELECT bloom_intersect_agg(f) = (SELECT bloom_intersect_agg(f) FROM serial_days) AS intersect_same FROM day_filters;
+
+-- grouped parallel aggregate
+EXPLAIN (COSTS OFF) SELECT day, bloom_agg(item, 5000, 0.01) FROM events GROUP BY day;
+SELECT count(*) AS days, bool_and(s.f = p.f) AS all_same
+FROM serial_days s JOIN (SELECT day, bloom_agg(item, 5000, 0.01) AS f FROM events GROUP BY day) p USING (day);
+
+-- probes in a parallel scan
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE (SELECT a FROM serial) @> item;
+SELECT count(*) AS found FROM events WHERE (SELECT a FROM serial) @> item;
