@@ -62,13 +62,15 @@ rm -f "$out"
 tapfiles=${TAP:-$(ls test/t/*.pl 2>/dev/null)}
 [ "$tapfiles" = none ] && tapfiles=""
 if [ -n "$tapfiles" ]; then
-	perldir="$(dirname "$($PG_CONFIG --pgxs)")/../test/perl"
+	pgxsdir="$(dirname "$($PG_CONFIG --pgxs)")/.."
+	perldir="$pgxsdir/test/perl"
+	export PG_REGRESS="$pgxsdir/test/regress/pg_regress"
 	work=$(mktemp -d /tmp/bloomfilter-tap.XXXXXX)
 	cp -r test "$work/"
 	out="$work/prove.out"
 	if [ "$(id -u)" = 0 ]; then
 		chown -R postgres "$work"
-		(cd "$work" && runuser -u postgres -- env PATH="$PATH" BF_TOP="$top" \
+		(cd "$work" && runuser -u postgres -- env PATH="$PATH" BF_TOP="$top" PG_REGRESS="$PG_REGRESS" \
 			prove -v -I "$perldir" -I test/t $tapfiles) >"$out" 2>&1
 	else
 		(cd "$work" && env BF_TOP="$top" prove -v -I "$perldir" -I test/t $tapfiles) >"$out" 2>&1
