@@ -1,0 +1,50 @@
+-- bloomfilter demo: run by `make demo` against a throwaway cluster
+\pset footer off
+CREATE EXTENSION bloomfilter;
+
+-- An analyst's rollup: which users were seen each day, as one small filter per day
+-- (30 days of page views by up to 200,000 users; a filter sized for 100,000 users at 1%)
+CREATE TABLE page_views AS
+SELECT current_date - (i % 30) AS day, (abs(hashint4(i)) % 200000) AS user_id
+FROM generate_series(1, 1000000) i;
+
+CREATE TABLE daily_users AS
+SELECT day, bloom_agg(user_id, 100000, 0.01) AS users, count(DISTINCT user_id) AS exact_users
+FROM page_views GROUP BY day;
+
+SELECT day, exact_users, bloom_cardinality(users) AS estimated_users,
+       pg_size_pretty(pg_column_size(users)::bigint) AS filter_size
+FROM daily_users ORDER BY day DESC LIMIT 5;
+
+-- Union the last 7 days into a weekly rollup, without going back to page_views
+CREATE TABLE weekly AS
+SELECT bloom_union_agg(users) AS users FROM daily_users WHERE day > current_date - 7;
+SELECT (SELECT count(DISTINCT user_id) FROM page_views WHERE day > current_date - 7) AS exact_weekly,
+       bloom_cardinality(users) AS estimated_weekly,
+       round(bloom_fpr(users)::numeric, 4) AS fpr_now
+FROM weekly;
+
+-- Probes: "has this user been seen this week?"  false means certainly not
+SELECT u AS user_id, users @> u AS maybe_seen,
+       EXISTS (SELECT 1 FROM page_views WHERE day > current_date - 7 AND user_id = u) AS really_seen
+FROM weekly, unnest(ARRAY[17, 4242, 199999, 250000, 300001]) u;
+
+-- Everything the filter knows about itself
+SELECT * FROM bloom_info((SELECT users FROM weekly));
+
+-- Users seen on every one of the last 3 days: the intersection never misses one,
+-- and may report a few more (false positives)
+SELECT count(*) AS loyal_candidates,
+       (SELECT count(*) FROM (SELECT user_id FROM page_views WHERE day > current_date - 3
+                              GROUP BY user_id HAVING count(DISTINCT day) = 3) e) AS exact_loyal
+FROM (SELECT bloom_intersect_agg(users) AS f FROM daily_users WHERE day > current_date - 3) s,
+     generate_series(0, 199999) u
+WHERE f @> u;
+
+-- An application check: is this password in the breached list?  (no round trip to the big table)
+CREATE TABLE breached AS SELECT bloom_agg(md5(i::text), 500000, 0.001) AS f FROM generate_series(1, 500000) i;
+SELECT pw, (SELECT f FROM breached) @> md5(pw) AS maybe_breached
+FROM unnest(ARRAY['1', '123456', 'correct horse battery staple']) pw;
+
+-- The text form: parameters at a glance, payload in base64
+SELECT bloom_add(bloom_create(64, 3), 'hello'::text)::text AS text_form;
