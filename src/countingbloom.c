@@ -1,0 +1,982 @@
+/*
+ * countingbloom.c
+ *		The countingbloom type: a counting Bloom filter of m 4-bit counters
+ *		and k hash positions, which can delete elements and bound their
+ *		multiplicity.
+ *
+ * Layout (doc/design.md): the common 24-byte header, then m (uint64 LE),
+ * k (uint32 LE), a reserved uint32 (0), then ceil(m / 16) * 8 bytes of
+ * counters.  Counter i is the low nibble of byte i / 2 when i is even, the
+ * high nibble when i is odd; counters at and beyond m are always zero.
+ *
+ * Positions are those of bloom (the same BfPositions over m with the same
+ * seed), so bloom bit i is set exactly when counter i is non-zero and the
+ * cast to bloom is exact.  A counter that reaches 15 is saturated: it is
+ * never incremented or decremented again, so removes never create false
+ * negatives.  The header's insert counter holds adds minus removes.
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "bloom.h"
+
+typedef struct CountingBloom
+{
+	BfHeader	hdr;			/* common header, 24 bytes */
+	uint64		m;				/* LE: number of counters */
+	uint32		k;				/* LE: number of hash positions */
+	uint32		reserved;		/* 0 */
+	uint8		counters[FLEXIBLE_ARRAY_MEMBER];	/* ceil(m / 16) * 8 bytes */
+} CountingBloom;
+
+#define CBLOOM_HDRSZ		offsetof(CountingBloom, counters)
+#define CBLOOM_SATURATED	15
+/* k is limited like bloom's, so that every filter casts to bloom */
+#define CBLOOM_MAX_K		BLOOM_MAX_K
+/* the largest m whose datum stays within the varlena limit */
+#define CBLOOM_MAX_COUNTERS ((uint64) ((BF_MAX_DATUM_SIZE - CBLOOM_HDRSZ) / 8) * 16)
+
+StaticAssertDecl(offsetof(CountingBloom, counters) == 40,
+				 "countingbloom header must be 40 bytes");
+
+/* Outcome of taking an element's counters down by one */
+typedef enum CBloomRemoveResult
+{
+	CBLOOM_REMOVED,				/* every counter was non-zero: decremented */
+	CBLOOM_ABSENT,				/* some counter was zero: nothing changed */
+	CBLOOM_SATURATED_HIT		/* exact mode only: a counter is saturated */
+} CBloomRemoveResult;
+
+PG_FUNCTION_INFO_V1(countingbloom_in);
+PG_FUNCTION_INFO_V1(countingbloom_out);
+PG_FUNCTION_INFO_V1(countingbloom_recv);
+PG_FUNCTION_INFO_V1(countingbloom_send);
+PG_FUNCTION_INFO_V1(countingbloom_empty);
+PG_FUNCTION_INFO_V1(countingbloom_create);
+PG_FUNCTION_INFO_V1(countingbloom_add);
+PG_FUNCTION_INFO_V1(countingbloom_add_array);
+PG_FUNCTION_INFO_V1(countingbloom_remove);
+PG_FUNCTION_INFO_V1(countingbloom_remove_array);
+PG_FUNCTION_INFO_V1(countingbloom_contains);
+PG_FUNCTION_INFO_V1(countingbloom_contained);
+PG_FUNCTION_INFO_V1(countingbloom_count);
+PG_FUNCTION_INFO_V1(countingbloom_union);
+PG_FUNCTION_INFO_V1(countingbloom_difference);
+PG_FUNCTION_INFO_V1(countingbloom_eq);
+PG_FUNCTION_INFO_V1(countingbloom_ne);
+PG_FUNCTION_INFO_V1(countingbloom_cardinality);
+PG_FUNCTION_INFO_V1(countingbloom_fpr);
+PG_FUNCTION_INFO_V1(countingbloom_info);
+PG_FUNCTION_INFO_V1(countingbloom_to_bloom);
+PG_FUNCTION_INFO_V1(countingbloom_agg_trans);
+PG_FUNCTION_INFO_V1(countingbloom_agg_inv);
+PG_FUNCTION_INFO_V1(countingbloom_agg_final);
+PG_FUNCTION_INFO_V1(countingbloom_union_trans);
+
+/* Number of counters m */
+static inline uint64
+CBloomM(const CountingBloom *cb)
+{
+	return BfGet64(cb->m);
+}
+
+/* Number of hash positions k */
+static inline uint32
+CBloomK(const CountingBloom *cb)
+{
+	return BfGet32(cb->k);
+}
+
+/* Payload bytes of a filter of m counters (whole 64-bit words) */
+static inline Size
+CBloomPayloadSize(uint64 m)
+{
+	return (Size) (((m + 15) / 16) * 8);
+}
+
+/* Value of counter i */
+static inline uint8
+CBloomGet(const uint8 *counters, uint64 i)
+{
+	return (counters[i >> 1] >> ((i & 1) << 2)) & 0x0f;
+}
+
+/* Add one to counter i unless it is saturated */
+static inline void
+CBloomIncrement(uint8 *counters, uint64 i)
+{
+	int			shift = (i & 1) << 2;
+
+	if (((counters[i >> 1] >> shift) & 0x0f) != CBLOOM_SATURATED)
+		counters[i >> 1] += (uint8) (1 << shift);
+}
+
+/* Check the parameters m and k, raising 22023 (or 54000 for size) */
+static void
+CBloomCheckParams(int64 m, int64 k)
+{
+	if (m < 1 || (double) m > (double) CBLOOM_MAX_COUNTERS)
+	{
+		if (m >= 1)
+			BfCheckSize("countingbloom", (double) CBLOOM_HDRSZ + ceil((double) m / 16.0) * 8.0);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of counters m must be between 1 and " UINT64_FORMAT, CBLOOM_MAX_COUNTERS),
+				 errdetail("m = " INT64_FORMAT " was given.", m),
+				 errhint("Use countingbloom_empty(capacity, fpr) to have m and k computed.")));
+	}
+	if (k < 1 || k > CBLOOM_MAX_K)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of hash functions k must be between 1 and %d", CBLOOM_MAX_K),
+				 errdetail("k = " INT64_FORMAT " was given.", k),
+				 errhint("Use countingbloom_empty(capacity, fpr) to have m and k computed.")));
+}
+
+/* A new empty filter (palloc'd in the current context) */
+static CountingBloom *
+CBloomNew(uint64 m, uint32 k, uint64 seed)
+{
+	Size		size;
+	CountingBloom *cb;
+
+	CBloomCheckParams((int64) m, k);
+	size = CBLOOM_HDRSZ + CBloomPayloadSize(m);
+	cb = palloc0(size);
+	BfInitHeader(&cb->hdr, size, BF_KIND_COUNTINGBLOOM, seed);
+	cb->m = BfPut64(m);
+	cb->k = BfPut32(k);
+	return cb;
+}
+
+/*
+ * m and k for n elements at false-positive rate p: the same as bloom's
+ * (BloomSizeFor), since a counter is non-zero exactly where the Bloom bit
+ * would be set.  The size check comes first, against the counting
+ * filter's four bits per position, so the error names this type.
+ */
+static void
+CBloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k)
+{
+	BfCheckCapacityFpr(capacity, fpr);
+	/* m as BloomSizeFor computes it, to check our size before it does */
+	BfCheckSize("countingbloom", (double) CBLOOM_HDRSZ +
+				ceil(ceil(-(double) capacity * log(fpr) / (M_LN2 * M_LN2)) / 16.0) * 8.0);
+	BloomSizeFor(capacity, fpr, m, k);
+}
+
+/* Describe a filter's parameters for error messages */
+static char *
+CBloomParamString(const CountingBloom *cb)
+{
+	return psprintf("m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,
+					CBloomM(cb), CBloomK(cb), (int64) BfGet64(cb->hdr.seed));
+}
+
+/*
+ * Cheap structural check run on every datum a function receives: header,
+ * parameter ranges, and a size that matches m.  Input functions add the
+ * full check of the payload (CBloomValidate).
+ */
+static void
+CBloomCheck(const CountingBloom *cb, Size size)
+{
+	uint64		m;
+	uint32		k;
+
+	BfValidateHeader("countingbloom", (const struct varlena *) cb,
+					 BF_KIND_COUNTINGBLOOM, CBLOOM_HDRSZ);
+	m = CBloomM(cb);
+	k = CBloomK(cb);
+	if (m < 1 || m > CBLOOM_MAX_COUNTERS)
+		BfCorrupt("countingbloom", "m = " UINT64_FORMAT " is out of range.", m);
+	if (k < 1 || k > CBLOOM_MAX_K)
+		BfCorrupt("countingbloom", "k = %u is out of range.", k);
+	if (cb->reserved != 0)
+		BfCorrupt("countingbloom", "The reserved header field is not zero.");
+	if (size != CBLOOM_HDRSZ + CBloomPayloadSize(m))
+		BfCorrupt("countingbloom", "The value is %zu bytes long, but m = " UINT64_FORMAT " needs %zu.",
+				  size, m, CBLOOM_HDRSZ + CBloomPayloadSize(m));
+}
+
+/*
+ * Full check of a value from outside: structure plus no non-zero counter
+ * beyond m.  Every 4-bit value 0..15 is a valid counter.
+ */
+static void
+CBloomValidate(const CountingBloom *cb)
+{
+	uint64		m;
+	Size		i,
+				n;
+
+	CBloomCheck(cb, VARSIZE(cb));
+	m = CBloomM(cb);
+	n = CBloomPayloadSize(m);
+	if ((m & 1) != 0 && (cb->counters[m >> 1] & 0xf0) != 0)
+		BfCorrupt("countingbloom", "Counter " UINT64_FORMAT " is non-zero, beyond m = " UINT64_FORMAT ".",
+				  m, m);
+	for (i = (Size) ((m + 1) / 2); i < n; i++)
+		if (cb->counters[i] != 0)
+			BfCorrupt("countingbloom", "Counters beyond m = " UINT64_FORMAT " are non-zero.", m);
+}
+
+/* The filter argument argno, detoasted and checked */
+static CountingBloom *
+CBloomGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	CountingBloom *cb = (CountingBloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	CBloomCheck(cb, VARSIZE(cb));
+	return cb;
+}
+
+/* The filter argument argno as a value this call may modify, checked */
+static CountingBloom *
+CBloomGetArgForUpdate(FunctionCallInfo fcinfo, int argno)
+{
+	CountingBloom *cb = (CountingBloom *) BfStateForUpdate(fcinfo, argno);
+
+	CBloomCheck(cb, VARSIZE(cb));
+	return cb;
+}
+
+/* Raise 22023 unless a and b have the same m, k and seed */
+static void
+CBloomCheckCompatible(const CountingBloom *a, const CountingBloom *b)
+{
+	if (CBloomM(a) != CBloomM(b) || CBloomK(a) != CBloomK(b) ||
+		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
+		BfParamMismatch("countingbloom", CBloomParamString(a), CBloomParamString(b));
+}
+
+/* Increment the k counters of hash h (saturating) */
+static inline void
+CBloomAddHash(CountingBloom *cb, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+		CBloomIncrement(cb->counters, BfPositionsNext(&p, m));
+}
+
+/* Add one element datum (not null) hashed by hasher h */
+static void
+CBloomAddDatum(CountingBloom *cb, BfHasher *h, Datum value)
+{
+	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), BfHashDatum(h, value, BfGet64(cb->hdr.seed)));
+	cb->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cb->hdr.ninserts), 1));
+}
+
+/*
+ * Take the k counters of hash h down by one, if every one is non-zero
+ * (else the element was certainly never added, and nothing changes).
+ * Saturated counters stay at 15.  In exact mode (the moving-aggregate
+ * inverse) a saturated counter makes the removal fail without changing
+ * anything, because its true value is unknown; so does a counter that
+ * would go below zero (a position repeated among the k, which only an
+ * inconsistent state could show).
+ */
+static CBloomRemoveResult
+CBloomRemoveHash(CountingBloom *cb, uint64 h, bool exact)
+{
+	uint64		m = CBloomM(cb);
+	uint32		k = CBloomK(cb);
+	uint64		pos[CBLOOM_MAX_K];
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		uint8		c;
+
+		pos[i] = BfPositionsNext(&p, m);
+		c = CBloomGet(cb->counters, pos[i]);
+		if (c == 0)
+			return CBLOOM_ABSENT;
+		if (exact && c == CBLOOM_SATURATED)
+			return CBLOOM_SATURATED_HIT;
+	}
+	if (exact)
+	{
+		/* a position repeated j times needs its counter >= j */
+		for (i = 0; i < k; i++)
+		{
+			uint32		j,
+						uses = 0;
+
+			for (j = 0; j < k; j++)
+				uses += (pos[j] == pos[i]);
+			if (uses > CBloomGet(cb->counters, pos[i]))
+				return CBLOOM_SATURATED_HIT;
+		}
+	}
+	for (i = 0; i < k; i++)
+	{
+		uint8		c = CBloomGet(cb->counters, pos[i]);
+
+		if (c != 0 && c != CBLOOM_SATURATED)
+			cb->counters[pos[i] >> 1] -= (uint8) (1 << ((pos[i] & 1) << 2));
+	}
+	if (BfGet64(cb->hdr.ninserts) > 0)
+		cb->hdr.ninserts = BfPut64(BfGet64(cb->hdr.ninserts) - 1);
+	return CBLOOM_REMOVED;
+}
+
+/*
+ * The smallest of the k counters of hash h in an opened filter (0 as soon
+ * as one is zero): zero means "certainly not in the filter", otherwise it
+ * bounds the element's multiplicity from above.
+ */
+static uint8
+CBloomMinHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+	uint8		minc = CBLOOM_SATURATED;
+
+	BfPositionsInit(&p, h);
+	if (ref->full)
+	{
+		const CountingBloom *cb = (const CountingBloom *) ref->full;
+
+		for (i = 0; i < k; i++)
+		{
+			uint8		c = CBloomGet(cb->counters, BfPositionsNext(&p, m));
+
+			if (c < minc)
+			{
+				if (c == 0)
+					return 0;
+				minc = c;
+			}
+		}
+		return minc;
+	}
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+		uint8		byte,
+					c;
+
+		BfRefReadBytes(ref, CBLOOM_HDRSZ + (pos >> 1), 1, &byte);
+		c = (byte >> ((pos & 1) << 2)) & 0x0f;
+		if (c < minc)
+		{
+			if (c == 0)
+				return 0;
+			minc = c;
+		}
+	}
+	return minc;
+}
+
+/* Probe the filter argument fargno for the element argument eargno */
+static uint8
+CBloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
+{
+	BfFilterRef ref;
+	const CountingBloom *head;
+	BfHasher   *h = BfGetHasher(fcinfo, eargno);
+
+	BfOpenFilter(fcinfo, fargno, CBLOOM_HDRSZ, &ref);
+	head = (const CountingBloom *) BfRefHead(&ref);
+	if (ref.full)
+		CBloomCheck(head, ref.total);
+	else
+		BfValidateHeader("countingbloom", (const struct varlena *) head,
+						 BF_KIND_COUNTINGBLOOM, CBLOOM_HDRSZ);
+	if (CBloomK(head) < 1 || CBloomK(head) > CBLOOM_MAX_K || CBloomM(head) < 1 ||
+		CBloomM(head) > CBLOOM_MAX_COUNTERS ||
+		ref.total != CBLOOM_HDRSZ + CBloomPayloadSize(CBloomM(head)))
+		BfCorrupt("countingbloom", "The value's size does not match m.");
+	return CBloomMinHash(&ref, CBloomM(head), CBloomK(head),
+						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
+}
+
+/* Add b's counters into a, saturating at 15 (same parameters) */
+static void
+CBloomUnionInto(CountingBloom *a, const CountingBloom *b)
+{
+	Size		n = CBloomPayloadSize(CBloomM(a)),
+				i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint8		x = a->counters[i],
+					y = b->counters[i];
+		unsigned	lo,
+					hi;
+
+		if (y == 0)
+			continue;
+		lo = Min((unsigned) (x & 0x0f) + (y & 0x0f), CBLOOM_SATURATED);
+		hi = Min((unsigned) (x >> 4) + (y >> 4), CBLOOM_SATURATED);
+		a->counters[i] = (uint8) (lo | (hi << 4));
+	}
+	a->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+}
+
+/* One counter of a minus one of b: saturated stays saturated, floor 0 */
+static inline unsigned
+CBloomSubCounter(unsigned x, unsigned y)
+{
+	if (x == CBLOOM_SATURATED)
+		return x;
+	return x > y ? x - y : 0;
+}
+
+/* Subtract b's counters from a (same parameters) */
+static void
+CBloomDifferenceInto(CountingBloom *a, const CountingBloom *b)
+{
+	Size		n = CBloomPayloadSize(CBloomM(a)),
+				i;
+	uint64		na = BfGet64(a->hdr.ninserts),
+				nb = BfGet64(b->hdr.ninserts);
+
+	for (i = 0; i < n; i++)
+	{
+		uint8		x = a->counters[i],
+					y = b->counters[i];
+
+		if (y == 0)
+			continue;
+		a->counters[i] = (uint8) (CBloomSubCounter(x & 0x0f, y & 0x0f) |
+								  (CBloomSubCounter(x >> 4, y >> 4) << 4));
+	}
+	a->hdr.ninserts = BfPut64(na > nb ? na - nb : 0);
+}
+
+/*
+ * Count the non-zero and the saturated counters, 16 counters per 64-bit
+ * word: a nibble is non-zero when the OR of its bits is set, saturated
+ * when their AND is.  Counters beyond m are zero, so whole words are fine.
+ */
+static void
+CBloomCounterStats(const CountingBloom *cb, uint64 *nonzero, uint64 *saturated)
+{
+	Size		n = CBloomPayloadSize(CBloomM(cb)) / 8,
+				i;
+	uint64		nz = 0,
+				sat = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		w;
+
+		memcpy(&w, cb->counters + i * 8, 8);
+		if (w == 0)
+			continue;
+		nz += pg_popcount64((w | (w >> 1) | (w >> 2) | (w >> 3)) & UINT64CONST(0x1111111111111111));
+		sat += pg_popcount64((w & (w >> 1) & (w >> 2) & (w >> 3)) & UINT64CONST(0x1111111111111111));
+	}
+	*nonzero = nz;
+	*saturated = sat;
+}
+
+/* Same parameters and same counters (the insert counter is not compared) */
+static bool
+CBloomEqual(const CountingBloom *a, const CountingBloom *b)
+{
+	return CBloomM(a) == CBloomM(b) && CBloomK(a) == CBloomK(b) &&
+		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
+		memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
+}
+
+/*
+ * countingbloom_in(cstring) RETURNS countingbloom
+ */
+Datum
+countingbloom_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	BfTextFields f;
+	uint64		m,
+				k;
+	CountingBloom *cb;
+	char	   *payload;
+
+	BfTextParse("countingbloom", str, &f);
+	m = BfTextGetUInt64(&f, "m", 1, CBLOOM_MAX_COUNTERS);
+	k = BfTextGetUInt64(&f, "k", 1, CBLOOM_MAX_K);
+	cb = CBloomNew(m, (uint32) k, f.seed);
+	payload = BfTextGetPayload(&f, "data", CBloomPayloadSize(m));
+	BfTextFinish(&f);
+	memcpy(cb->counters, payload, CBloomPayloadSize(m));
+	pfree(payload);
+	cb->hdr.ninserts = BfPut64(f.ninserts);
+	CBloomValidate(cb);
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_out(countingbloom) RETURNS cstring
+ */
+Datum
+countingbloom_out(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	BfTextBegin(&buf, "countingbloom", &cb->hdr);
+	appendStringInfo(&buf, " m=" UINT64_FORMAT " k=%u", CBloomM(cb), CBloomK(cb));
+	BfTextPayload(&buf, "data", cb->counters, CBloomPayloadSize(CBloomM(cb)));
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/*
+ * countingbloom_recv(internal) RETURNS countingbloom
+ */
+Datum
+countingbloom_recv(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = (CountingBloom *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
+
+	CBloomValidate(cb);
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_send(countingbloom) RETURNS bytea
+ */
+Datum
+countingbloom_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(BfSend((struct varlena *) CBloomGetArg(fcinfo, 0)));
+}
+
+/*
+ * countingbloom_empty(capacity bigint, fpr float8, seed bigint)
+ *		An empty filter sized like bloom_empty for capacity elements at
+ *		false-positive rate fpr.
+ */
+Datum
+countingbloom_empty(PG_FUNCTION_ARGS)
+{
+	uint64		m;
+	uint32		k;
+
+	CBloomSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &m, &k);
+	PG_RETURN_POINTER(CBloomNew(m, k, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * countingbloom_create(m bigint, k integer, seed bigint)
+ *		An empty filter with explicit m and k.
+ */
+Datum
+countingbloom_create(PG_FUNCTION_ARGS)
+{
+	int64		m = PG_GETARG_INT64(0);
+	int32		k = PG_GETARG_INT32(1);
+
+	CBloomCheckParams(m, k);
+	PG_RETURN_POINTER(CBloomNew((uint64) m, (uint32) k, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * countingbloom_add(countingbloom, anynonarray) RETURNS countingbloom
+ *		A copy of the filter with the element added; a NULL element leaves
+ *		the filter as it is.
+ */
+Datum
+countingbloom_add(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cb = CBloomGetArgForUpdate(fcinfo, 0);
+	CBloomAddDatum(cb, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_add(countingbloom, anyarray) RETURNS countingbloom
+ *		A copy of the filter with every non-null array element added (an
+ *		element given twice is added twice).
+ */
+Datum
+countingbloom_add_array(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb;
+	ArrayType  *arr;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cb = CBloomGetArgForUpdate(fcinfo, 0);
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			CBloomAddDatum(cb, h, value);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_remove(countingbloom, anynonarray) RETURNS countingbloom
+ *		A copy of the filter with one occurrence of the element removed.  An
+ *		element that is certainly absent (a zero counter) leaves the filter
+ *		unchanged, silently; so does a NULL element.
+ */
+Datum
+countingbloom_remove(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb;
+	BfHasher   *h;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cb = CBloomGetArgForUpdate(fcinfo, 0);
+	h = BfGetHasher(fcinfo, 1);
+	(void) CBloomRemoveHash(cb, BfHashDatum(h, PG_GETARG_DATUM(1), BfGet64(cb->hdr.seed)), false);
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_remove(countingbloom, anyarray) RETURNS countingbloom
+ *		A copy of the filter with each non-null array element removed once,
+ *		in array order, as countingbloom_remove does.
+ */
+Datum
+countingbloom_remove_array(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb;
+	ArrayType  *arr;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+	uint64		seed;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cb = CBloomGetArgForUpdate(fcinfo, 0);
+	seed = BfGet64(cb->hdr.seed);
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			(void) CBloomRemoveHash(cb, BfHashDatum(h, value, seed), false);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(cb);
+}
+
+/*
+ * countingbloom_contains(countingbloom, anynonarray) RETURNS bool	(@>)
+ *		Whether the element may be in the filter (false means: certainly not).
+ */
+Datum
+countingbloom_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CBloomProbe(fcinfo, 0, 1) != 0);
+}
+
+/*
+ * countingbloom_contained(anynonarray, countingbloom) RETURNS bool	(<@)
+ */
+Datum
+countingbloom_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CBloomProbe(fcinfo, 1, 0) != 0);
+}
+
+/*
+ * countingbloom_count(countingbloom, anynonarray) RETURNS integer
+ *		The smallest of the element's k counters: an upper bound of how many
+ *		times it was added (and not removed); 15 means "15 or more".
+ */
+Datum
+countingbloom_count(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32((int32) CBloomProbe(fcinfo, 0, 1));
+}
+
+/*
+ * countingbloom_union(countingbloom, countingbloom)	(operator |)
+ *		Counter-wise sum, saturating at 15.
+ */
+Datum
+countingbloom_union(PG_FUNCTION_ARGS)
+{
+	CountingBloom *a = CBloomGetArg(fcinfo, 0);
+	CountingBloom *b = CBloomGetArg(fcinfo, 1);
+	CountingBloom *r;
+
+	CBloomCheckCompatible(a, b);
+	r = BfCopyDatum((struct varlena *) a);
+	CBloomUnionInto(r, b);
+	PG_RETURN_POINTER(r);
+}
+
+/*
+ * countingbloom_difference(countingbloom, countingbloom)	(operator -)
+ *		Counter-wise difference, never below 0; saturated counters of the
+ *		left filter stay saturated.
+ */
+Datum
+countingbloom_difference(PG_FUNCTION_ARGS)
+{
+	CountingBloom *a = CBloomGetArg(fcinfo, 0);
+	CountingBloom *b = CBloomGetArg(fcinfo, 1);
+	CountingBloom *r;
+
+	CBloomCheckCompatible(a, b);
+	r = BfCopyDatum((struct varlena *) a);
+	CBloomDifferenceInto(r, b);
+	PG_RETURN_POINTER(r);
+}
+
+/*
+ * countingbloom_eq(countingbloom, countingbloom) RETURNS bool	(operator =)
+ */
+Datum
+countingbloom_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CBloomEqual(CBloomGetArg(fcinfo, 0), CBloomGetArg(fcinfo, 1)));
+}
+
+/*
+ * countingbloom_ne(countingbloom, countingbloom) RETURNS bool	(operator <>)
+ */
+Datum
+countingbloom_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!CBloomEqual(CBloomGetArg(fcinfo, 0), CBloomGetArg(fcinfo, 1)));
+}
+
+/*
+ * countingbloom_cardinality(countingbloom) RETURNS bigint
+ *		Swamidass-Baldi over the non-zero counters, as bloom_cardinality.
+ */
+Datum
+countingbloom_cardinality(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
+	uint64		nonzero,
+				saturated;
+
+	CBloomCounterStats(cb, &nonzero, &saturated);
+	PG_RETURN_INT64((int64) llround(BloomEstimateCardinality(CBloomM(cb), CBloomK(cb), nonzero)));
+}
+
+/*
+ * countingbloom_fpr(countingbloom) RETURNS float8
+ *		The fraction of non-zero counters to the power k.
+ */
+Datum
+countingbloom_fpr(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
+	uint64		nonzero,
+				saturated;
+
+	CBloomCounterStats(cb, &nonzero, &saturated);
+	PG_RETURN_FLOAT8(BloomEstimateFpr(CBloomM(cb), CBloomK(cb), nonzero));
+}
+
+/*
+ * countingbloom_info(countingbloom) RETURNS record
+ *		Every parameter, the size, the fill, the saturated counters and the
+ *		estimates.
+ */
+Datum
+countingbloom_info(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
+	uint64		m = CBloomM(cb);
+	uint32		k = CBloomK(cb);
+	uint64		n = BfGet64(cb->hdr.ninserts);
+	uint64		nonzero,
+				saturated;
+	Datum		values[12];
+	bool		nulls[12] = {0};
+
+	CBloomCounterStats(cb, &nonzero, &saturated);
+	values[0] = Int32GetDatum(cb->hdr.version);
+	values[1] = CStringGetTextDatum("xxh3");
+	values[2] = Int64GetDatum((int64) BfGet64(cb->hdr.seed));
+	values[3] = Int64GetDatum((int64) m);
+	values[4] = Int32GetDatum((int32) k);
+	values[5] = Int64GetDatum(n > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) n);
+	values[6] = Int64GetDatum((int64) nonzero);
+	values[7] = Int64GetDatum((int64) saturated);
+	values[8] = Float8GetDatum((double) nonzero / (double) m);
+	values[9] = Int64GetDatum((int64) VARSIZE(cb));
+	values[10] = Int64GetDatum((int64) llround(BloomEstimateCardinality(m, k, nonzero)));
+	values[11] = Float8GetDatum(BloomEstimateFpr(m, k, nonzero));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 12));
+}
+
+/*
+ * countingbloom_to_bloom(countingbloom) RETURNS bloom	(cast)
+ *		The Bloom filter with the same m, k and seed whose bit i is set
+ *		exactly when counter i is non-zero.
+ */
+Datum
+countingbloom_to_bloom(PG_FUNCTION_ARGS)
+{
+	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
+	uint64		m = CBloomM(cb);
+	Size		n = (Size) ((m + 1) / 2),
+				i;
+	Bloom	   *b = BloomNew(m, CBloomK(cb), BfGet64(cb->hdr.seed));
+
+	/* byte i holds counters 2i and 2i + 1: bits 2i, 2i + 1 of the bloom */
+	for (i = 0; i < n; i++)
+	{
+		uint8		c = cb->counters[i];
+		uint8		bits;
+
+		if (c == 0)
+			continue;
+		bits = (uint8) (((c & 0x0f) ? 1 : 0) | ((c & 0xf0) ? 2 : 0));
+		b->bits[i >> 2] |= (uint8) (bits << ((i & 3) << 1));
+	}
+	b->hdr.ninserts = cb->hdr.ninserts;
+	PG_RETURN_POINTER(b);
+}
+
+/* A new empty state for an aggregate, in the aggregate context */
+static CountingBloom *
+CBloomAggNewState(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcontext = BfAggContext(fcinfo);
+	int64		capacity;
+	double		fpr;
+	uint64		m;
+	uint32		k;
+	MemoryContext old;
+	CountingBloom *state;
+
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	CBloomSizeFor(capacity, fpr, &m, &k);
+	old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
+	state = CBloomNew(m, k, 0);
+	MemoryContextSwitchTo(old);
+	return state;
+}
+
+/*
+ * countingbloom_agg_trans(countingbloom, anynonarray [, bigint, float8])
+ *		Aggregate transition (also the moving-aggregate one): add the
+ *		element to the state, creating the state on the first row.  NULL
+ *		elements are skipped.  Never returns NULL.
+ */
+Datum
+countingbloom_agg_trans(PG_FUNCTION_ARGS)
+{
+	CountingBloom *state;
+
+	if (PG_ARGISNULL(0))
+		state = CBloomAggNewState(fcinfo);
+	else
+		state = CBloomGetArgForUpdate(fcinfo, 0);
+
+	if (!PG_ARGISNULL(1))
+		CBloomAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * countingbloom_agg_inv(countingbloom, anynonarray [, bigint, float8])
+ *		Moving-aggregate inverse transition: remove an element that the
+ *		transition function added.  When a counter of the element is
+ *		saturated its true value is unknown, so the inverse returns NULL,
+ *		which makes the window machinery recompute the frame from scratch:
+ *		the result is always the filter of exactly the frame's rows.
+ */
+Datum
+countingbloom_agg_inv(PG_FUNCTION_ARGS)
+{
+	CountingBloom *state;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	state = CBloomGetArgForUpdate(fcinfo, 0);
+	if (CBloomRemoveHash(state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+											BfGet64(state->hdr.seed)),
+						 true) != CBLOOM_REMOVED)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * countingbloom_agg_final(countingbloom [, anynonarray, bigint, float8])
+ *		The state, unchanged (the window machinery calls this repeatedly on
+ *		a live state), or over no rows an empty filter with the aggregate's
+ *		parameters (its constant arguments, else the GUC defaults).
+ */
+Datum
+countingbloom_agg_final(PG_FUNCTION_ARGS)
+{
+	int64		capacity;
+	double		fpr;
+	uint64		m;
+	uint32		k;
+
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	CBloomSizeFor(capacity, fpr, &m, &k);
+	PG_RETURN_POINTER(CBloomNew(m, k, 0));
+}
+
+/*
+ * countingbloom_union_trans(countingbloom, countingbloom)
+ *		Transition function of countingbloom_union_agg and combine function
+ *		of every countingbloom aggregate: add the right filter's counters
+ *		into the state.
+ */
+Datum
+countingbloom_union_trans(PG_FUNCTION_ARGS)
+{
+	CountingBloom *state;
+	CountingBloom *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = (CountingBloom *) BfStateCopyIn(fcinfo, 1);
+		CBloomCheck(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = CBloomGetArgForUpdate(fcinfo, 0);
+	b = CBloomGetArg(fcinfo, 1);
+	CBloomCheckCompatible(state, b);
+	CBloomUnionInto(state, b);
+	PG_RETURN_POINTER(state);
+}
