@@ -1,0 +1,121 @@
+-- countingbloom: every error path, with its SQLSTATE
+-- bad parameters: 22023
+SELECT countingbloom_empty(0, 0.01);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(-5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(100, 0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(100, 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(100, -0.5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(100, 'NaN');
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(0, 3);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(-1, 3);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(100, 0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(100, 65);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_agg(i, 0, 0.01) FROM generate_series(1, 3) i;
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_agg(i, 10, 2) FROM generate_series(1, 3) i;
+\echo :LAST_ERROR_SQLSTATE
+-- also over no rows (the final function checks the constant arguments)
+SELECT countingbloom_agg(i, 10, 1.5) FROM generate_series(1, 0) i;
+\echo :LAST_ERROR_SQLSTATE
+
+-- sizes past the varlena limit: 54000, raised before allocating
+SELECT countingbloom_empty(1000000000000, 0.01);
+\echo :LAST_ERROR_SQLSTATE
+-- small enough for a bloom filter, too large with four bits per position
+SELECT (bloom_info(bloom_empty(300000000, 0.01))).size_bytes < 1073741823 AS bloom_fits;
+SELECT countingbloom_empty(300000000, 0.01);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(9223372036854775807, 0.5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(9223372036854775807, 3);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(2147483553, 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_agg(i, 300000000, 0.01) FROM generate_series(1, 3) i;
+\echo :LAST_ERROR_SQLSTATE
+
+-- filters with different parameters: 22023 naming both sides
+SELECT countingbloom_empty(100, 0.01) | countingbloom_empty(1000, 0.01);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(100, 0.01, 1) - countingbloom_empty(100, 0.01, 2);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_create(100, 3) | countingbloom_create(100, 4);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_union_agg(f) FROM (VALUES (countingbloom_empty(100)), (countingbloom_empty(200))) v(f);
+\echo :LAST_ERROR_SQLSTATE
+-- after the cast, bloom's own check applies
+SELECT countingbloom_empty(100)::bloom | bloom_empty(200);
+\echo :LAST_ERROR_SQLSTATE
+-- = and <> compare: different parameters are simply not equal
+SELECT countingbloom_empty(100, 0.01, 1) = countingbloom_empty(100, 0.01, 2) AS eq_seed,
+	countingbloom_empty(100) <> countingbloom_empty(200) AS ne_m;
+
+-- text input: 22P02 with a detail saying what is wrong
+SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT ''::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom'::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom 1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=md5 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=x inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=-1 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=0 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=0 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=65 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=99999999999999 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1'::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+-- payload: not base64, wrong length, stray padding bits
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAA*AAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAAAAAAA'::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=17 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAB='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+-- counters beyond m must be zero: the high nibble of the last byte (odd m), then later bytes
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IRMAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IQMBAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=AAAAAAAAAAE='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+-- the same counters with m covering them are fine
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=IRMAAAAAAAA='::countingbloom;
+-- unknown and duplicate keys, garbage tokens
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= extra=1'::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= junk'::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+-- a bloom's text is not a countingbloom's
+SELECT bloom_empty(10)::text::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
