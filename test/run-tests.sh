@@ -34,12 +34,15 @@ passed=0
 failed=0
 
 # --- pg_regress --------------------------------------------------------
-regress_args=""
-[ -n "${REGRESS:-}" ] && regress_args="REGRESS=$REGRESS"
 out=$(mktemp)
 regress_out=$(mktemp -d /tmp/bloomfilter-regress.XXXXXX)
 chmod 755 "$regress_out"
-pg_virtualenv -t -v 15 make -s installcheck PG_CONFIG=$PG_CONFIG $regress_args \
+if [ -n "${REGRESS:-}" ]; then
+	set -- "REGRESS=$REGRESS"
+else
+	set --
+fi
+pg_virtualenv -t -v 15 make -s installcheck PG_CONFIG=$PG_CONFIG "$@" \
 	REGRESS_OUTDIR="$regress_out" >"$out" 2>&1
 rc=$?
 cat "$out"
