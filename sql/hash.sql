@@ -1,4 +1,6 @@
 -- Canonical hashing: golden vectors (also in doc/design.md) and cross-type agreement
+CREATE SCHEMA hash_test;
+SET search_path = hash_test, public;
 SELECT v, seed, bloomfilter_hash(v, seed) FROM (VALUES
 	('0'::bigint, 0::bigint), (1, 0), (-1, 0), (42, 0), (42, 1), (9223372036854775807, 0)) AS t(v, seed)
 ORDER BY 1, 2;
@@ -42,3 +44,21 @@ CREATE COLLATION IF NOT EXISTS bf_ci (provider = icu, locale = 'und-u-ks-level2'
 SELECT bloomfilter_hash('abc'::text COLLATE bf_ci);
 \echo :LAST_ERROR_SQLSTATE
 SELECT bloomfilter_hash('abc'::text COLLATE "C") = bloomfilter_hash('abc'::text) AS c_collation_ok;
+
+-- positions: golden vectors (doc/design.md), and the filter bytes they imply
+SELECT v, m, k, bloomfilter_positions(v, m, k) FROM (VALUES
+	(42::bigint, 64::bigint, 3), (42, 1000, 7), (42, 9586, 7), (-1, 8589934208, 4)) AS t(v, m, k);
+SELECT bloomfilter_positions('abc'::text, 1000, 7) AS abc, bloomfilter_positions('abc'::text, 1000, 7, 7) AS abc_seed7;
+-- a filter built by hand from the positions (bit i = bit i % 8 of byte i / 8) equals bloom_add's
+CREATE FUNCTION filter_from_positions(m bigint, k int, pos bigint[]) RETURNS bloom LANGUAGE sql AS $$
+	SELECT format('bloom v1 hash=xxh3 seed=0 inserts=1 m=%s k=%s data=%s', m, k,
+		replace(encode((SELECT string_agg(set_byte('\x00'::bytea, 0,
+				(SELECT coalesce(sum(DISTINCT 1 << (p % 8)::int), 0) FROM unnest(pos) p WHERE p / 8 = b)::int), ''::bytea ORDER BY b)
+			FROM generate_series(0, ((m + 63) / 64) * 8 - 1) b), 'base64'), E'\n', ''))::bloom
+$$;
+SELECT v, filter_from_positions(1000, 7, bloomfilter_positions(v, 1000, 7)) = bloom_add(bloom_create(1000, 7), v) AS same_bits
+FROM unnest(ARRAY[0, 1, 42, -5, 1000000]) v;
+SELECT bloomfilter_positions(1, 0, 3);
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloomfilter_positions(1, 10, 0);
+\echo :LAST_ERROR_SQLSTATE

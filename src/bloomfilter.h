@@ -113,36 +113,51 @@ BfMix64(uint64 h)
 }
 
 /*
- * Enhanced double hashing (Kirsch-Mitzenmacher, Dillinger-Manolios): the
- * positions of one hash h in a table of nslots slots.  Usage:
+ * Enhanced double hashing (Kirsch-Mitzenmacher; Dillinger-Manolios) in Z_m:
+ * with h1 = h and h2 = BfMix64(h), both reduced to [0, m) by fast range
+ * reduction, position i is x_i where x_0 = h1 mod' m, y_0 = h2 mod' m, and
+ * x_{i+1} = (x_i + y_i) mod m, y_{i+1} = (y_i + i + 1) mod m.  Usage:
  *
  *		BfPositions p;
  *		BfPositionsInit(&p, h);
  *		for (i = 0; i < k; i++) pos = BfPositionsNext(&p, m);
+ *
+ * The first call of BfPositionsNext fixes m; later calls must pass the same.
  */
 typedef struct BfPositions
 {
-	uint64		x;
-	uint64		y;
-	uint64		i;
+	uint64		h;				/* the element's hash */
+	uint64		x;				/* next position */
+	uint64		y;				/* current step */
+	uint64		i;				/* positions returned so far */
 } BfPositions;
 
 static inline void
 BfPositionsInit(BfPositions *p, uint64 h)
 {
-	p->x = h;
-	p->y = BfMix64(h);
+	p->h = h;
 	p->i = 0;
 }
 
 static inline uint64
 BfPositionsNext(BfPositions *p, uint64 nslots)
 {
-	uint64		pos = BfMulHi64(p->x, nslots);
+	uint64		pos;
 
+	if (p->i == 0)
+	{
+		p->x = BfMulHi64(p->h, nslots);
+		p->y = BfMulHi64(BfMix64(p->h), nslots);
+	}
+	pos = p->x;
 	p->i++;
+	/* x, y < nslots <= 2^63, so the sums cannot overflow */
 	p->x += p->y;
+	if (p->x >= nslots)
+		p->x -= nslots;
 	p->y += p->i;
+	if (p->y >= nslots)
+		p->y %= nslots;
 	return pos;
 }
 

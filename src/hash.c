@@ -19,6 +19,7 @@
 #include "catalog/pg_collation.h"
 #include "common/int128.h"
 #include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
@@ -32,6 +33,7 @@
 #endif
 
 PG_FUNCTION_INFO_V1(bloomfilter_hash);
+PG_FUNCTION_INFO_V1(bloomfilter_positions);
 
 /* XXH3-64 of a byte string with a seed */
 uint64
@@ -312,4 +314,38 @@ bloomfilter_hash(PG_FUNCTION_ARGS)
 	int64		seed = PG_GETARG_INT64(1);
 
 	PG_RETURN_INT64((int64) BfHashDatum(h, PG_GETARG_DATUM(0), (uint64) seed));
+}
+
+/*
+ * bloomfilter_positions(anyelement, m bigint, k integer, seed bigint DEFAULT 0)
+ *		RETURNS bigint[]
+ *		The k bit positions (0-based, in probe order) of a value in a
+ *		Bloom-family filter of m bits: golden vectors for other clients.
+ */
+Datum
+bloomfilter_positions(PG_FUNCTION_ARGS)
+{
+	BfHasher   *h = BfGetHasher(fcinfo, 0);
+	int64		m = PG_GETARG_INT64(1);
+	int32		k = PG_GETARG_INT32(2);
+	uint64		seed = (uint64) PG_GETARG_INT64(3);
+	BfPositions p;
+	Datum	   *elems;
+	int			i;
+
+	if (m < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of bits m must be positive"),
+				 errhint("Give the m of the filter, as bloom_info shows it.")));
+	if (k < 1 || k > 64)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of hash functions k must be between 1 and 64"),
+				 errhint("Give the k of the filter, as bloom_info shows it.")));
+	elems = palloc(sizeof(Datum) * k);
+	BfPositionsInit(&p, BfHashDatum(h, PG_GETARG_DATUM(0), seed));
+	for (i = 0; i < k; i++)
+		elems[i] = Int64GetDatum((int64) BfPositionsNext(&p, (uint64) m));
+	PG_RETURN_ARRAYTYPE_P(construct_array(elems, k, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
