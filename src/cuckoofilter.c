@@ -1,0 +1,1550 @@
+/*
+ * cuckoofilter.c
+ *		The cuckoofilter type: a cuckoo filter (Fan, Andersen, Kaminsky and
+ *		Mitzenmacher 2014) of buckets of b = 4 fingerprints of f bits, with
+ *		partial-key cuckoo hashing, deletion of one copy, counting of copies
+ *		and growth by chaining sub-filters.
+ *
+ * Layout (doc/design.md, "cuckoofilter"), every multi-byte field little-endian:
+ *
+ *	the common 24-byte header, then
+ *	  uint8  f			fingerprint bits, 4..32
+ *	  uint8  b			bucket size, always 4
+ *	  uint16 reserved	0
+ *	  uint32 nsub		number of sub-filters, 1..CF_MAX_SUBFILTERS
+ *	  uint64 count		fingerprints stored in all sub-filters
+ *	then nsub sub-filters, each
+ *	  uint8  log2 of its bucket count (0..32)
+ *	  uint8  victim_used (0 or 1)
+ *	  uint16 reserved	0
+ *	  uint32 victim_fp	(0 when unused)
+ *	  uint64 victim_bucket (0 when unused)
+ *	  uint64 count		fingerprints in its table plus its victim
+ *	  table: N * b entries of f bits, entry j of bucket i at bit
+ *		  (i * b + j) * f; bit t of the table is bit (t % 8) of byte t / 8;
+ *		  an entry's bit k is table bit (its position + k).  The table is
+ *		  padded with zero bits to a multiple of 64 bits plus 8 zero bytes,
+ *		  so every entry can be read with one 8-byte load.
+ *
+ * Element to entries: h = the canonical 64-bit hash with the filter's seed,
+ * fp = (h >> 32) & (2^f - 1), replaced by 1 when 0 (0 marks an empty entry),
+ * i1 = h & (N - 1), i2 = i1 xor (BfMix64(fp) & (N - 1)).  Every sub-filter
+ * uses the same formulas with its own N, so a fingerprint stored at bucket i
+ * of a sub-filter of N buckets can move to any sub-filter of N' <= N
+ * buckets as bucket i & (N' - 1).
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(cuckoofilter_in);
+PG_FUNCTION_INFO_V1(cuckoofilter_out);
+PG_FUNCTION_INFO_V1(cuckoofilter_recv);
+PG_FUNCTION_INFO_V1(cuckoofilter_send);
+PG_FUNCTION_INFO_V1(cuckoofilter_empty);
+PG_FUNCTION_INFO_V1(cuckoofilter_create);
+PG_FUNCTION_INFO_V1(cuckoofilter_add);
+PG_FUNCTION_INFO_V1(cuckoofilter_add_array);
+PG_FUNCTION_INFO_V1(cuckoofilter_remove);
+PG_FUNCTION_INFO_V1(cuckoofilter_remove_array);
+PG_FUNCTION_INFO_V1(cuckoofilter_contains);
+PG_FUNCTION_INFO_V1(cuckoofilter_contained);
+PG_FUNCTION_INFO_V1(cuckoofilter_count);
+PG_FUNCTION_INFO_V1(cuckoofilter_union);
+PG_FUNCTION_INFO_V1(cuckoofilter_eq);
+PG_FUNCTION_INFO_V1(cuckoofilter_ne);
+PG_FUNCTION_INFO_V1(cuckoofilter_cardinality);
+PG_FUNCTION_INFO_V1(cuckoofilter_fpr);
+PG_FUNCTION_INFO_V1(cuckoofilter_info);
+PG_FUNCTION_INFO_V1(cuckoofilter_positions);
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
+PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
+PG_FUNCTION_INFO_V1(cuckoofilter_union_trans);
+
+#define CF_TYPNAME			"cuckoofilter"
+#define CF_BUCKET_SIZE		4
+#define CF_MIN_FPBITS		4
+#define CF_MAX_FPBITS		32
+#define CF_MAX_LOG2			32
+#define CF_MAX_KICKS		500
+#define CF_MAX_SUBFILTERS	65536
+#define CF_DESIGN_LOAD		0.95
+
+typedef struct CuckooFilter
+{
+	BfHeader	hdr;			/* common header, 24 bytes */
+	uint8		fpbits;			/* f */
+	uint8		bucketsize;		/* b, always 4 */
+	uint16		reserved;		/* 0 */
+	uint32		nsub;			/* LE: number of sub-filters */
+	uint64		count;			/* LE: fingerprints stored */
+	uint8		data[FLEXIBLE_ARRAY_MEMBER];	/* the sub-filters */
+} CuckooFilter;
+
+typedef struct CfSubHeader
+{
+	uint8		log2buckets;	/* N = 2^log2buckets */
+	uint8		victim_used;	/* 0 or 1 */
+	uint16		reserved;		/* 0 */
+	uint32		victim_fp;		/* LE */
+	uint64		victim_bucket;	/* LE */
+	uint64		count;			/* LE: entries in the table + victim */
+} CfSubHeader;
+
+#define CF_HDRSZ		offsetof(CuckooFilter, data)
+#define CF_SUBHDRSZ		sizeof(CfSubHeader)
+
+StaticAssertDecl(offsetof(CuckooFilter, data) == 40, "cuckoofilter header must be 40 bytes");
+StaticAssertDecl(sizeof(CfSubHeader) == 24, "cuckoofilter sub-filter header must be 24 bytes");
+
+/* A decoded sub-filter header and where its parts are in the datum */
+typedef struct CfSub
+{
+	Size		offset;			/* of the sub-filter header in the datum */
+	Size		table_off;		/* of the table in the datum */
+	Size		size;			/* header plus table bytes */
+	int			log2;
+	uint64		nbuckets;
+	uint64		mask;
+	bool		victim_used;
+	uint32		victim_fp;
+	uint64		victim_bucket;
+	uint64		count;
+} CfSub;
+
+/* Result of inserting into one sub-filter */
+typedef enum CfInsertResult
+{
+	CF_INSERTED,				/* stored (in a bucket or the victim slot) */
+	CF_SATURATED,				/* already 2b copies: nothing stored */
+	CF_FULL						/* no sub-filter with a free victim slot */
+} CfInsertResult;
+
+/* ---------------------------------------------------------------------
+ * Sizes and bit-level access
+ * ---------------------------------------------------------------------
+ */
+
+/* Mask of f fingerprint bits */
+static inline uint32
+CfFpMask(int f)
+{
+	return (uint32) ((UINT64CONST(1) << f) - 1);
+}
+
+/* Bytes of a table of 2^log2 buckets of f-bit entries (with 8 padding bytes) */
+static inline uint64
+CfTableBytes(int log2, int f)
+{
+	uint64		bits = ((uint64) CF_BUCKET_SIZE * (uint64) f) << log2;
+
+	return ((bits + 63) / 64) * 8 + 8;
+}
+
+/* Bytes of a whole sub-filter */
+static inline uint64
+CfSubBytes(int log2, int f)
+{
+	return CF_SUBHDRSZ + CfTableBytes(log2, f);
+}
+
+/* The fingerprint of a hash: f bits above bit 32, never 0 */
+static inline uint32
+CfFingerprint(uint64 h, int f)
+{
+	uint32		fp = (uint32) (h >> 32) & CfFpMask(f);
+
+	return fp == 0 ? 1 : fp;
+}
+
+/* The alternate bucket of a fingerprint stored in bucket i */
+static inline uint64
+CfAltIndex(uint64 i, uint32 fp, uint64 mask)
+{
+	return (i ^ BfMix64((uint64) fp)) & mask;
+}
+
+/* Read the f-bit entry at bit offset bit of p (8 readable bytes there) */
+static inline uint32
+CfGetEntry(const uint8 *p, uint64 bit, uint32 fmask)
+{
+	uint64		w;
+
+	memcpy(&w, p + (bit >> 3), 8);
+	return (uint32) (BfGet64(w) >> (bit & 7)) & fmask;
+}
+
+/* Write the f-bit entry at bit offset bit of p */
+static inline void
+CfSetEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
+{
+	uint64		w;
+	int			sh = (int) (bit & 7);
+
+	memcpy(&w, p + (bit >> 3), 8);
+	w = BfGet64(w);
+	w = (w & ~((uint64) fmask << sh)) | ((uint64) v << sh);
+	w = BfPut64(w);
+	memcpy(p + (bit >> 3), &w, 8);
+}
+
+/* Bit offset of entry j of bucket i */
+static inline uint64
+CfEntryBit(uint64 i, int j, int f)
+{
+	return (i * CF_BUCKET_SIZE + (uint64) j) * (uint64) f;
+}
+
+/* Number of entries of the bucket at bit offset bit of p equal to fp */
+static inline int
+CfBucketMatches(const uint8 *p, uint64 bit, int f, uint32 fp)
+{
+	uint32		fmask = CfFpMask(f);
+	int			j,
+				n = 0;
+
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+		n += (CfGetEntry(p, bit + (uint64) j * f, fmask) == fp);
+	return n;
+}
+
+/* xorshift64* step: the deterministic relocation choices */
+static inline uint64
+CfRandNext(uint64 *state)
+{
+	uint64		x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * UINT64CONST(0x2545F4914F6CDD1D);
+}
+
+/*
+ * Generator state for one insertion: derived from the filter's seed, the
+ * sub-filter's count, the bucket and the fingerprint, so the same inserts
+ * in the same order give the same bytes.
+ */
+static inline uint64
+CfRandInit(uint64 seed, uint64 subcount, uint64 i, uint32 fp)
+{
+	uint64		s = BfMix64(seed ^ BfMix64(((uint64) fp << 32) ^ i) ^
+							(subcount * UINT64CONST(0x9E3779B97F4A7C15)));
+
+	return s ? s : UINT64CONST(0x9E3779B97F4A7C15);
+}
+
+/* ---------------------------------------------------------------------
+ * Header access and checks
+ * ---------------------------------------------------------------------
+ */
+
+/* Describe a filter's parameters for error messages */
+static char *
+CfParamString(const CuckooFilter *cf)
+{
+	const CfSubHeader *sh = (const CfSubHeader *) cf->data;
+
+	return psprintf("buckets=" UINT64_FORMAT ", f=%d, b=%d, seed=" INT64_FORMAT,
+					UINT64CONST(1) << sh->log2buckets, cf->fpbits, cf->bucketsize,
+					(int64) BfGet64(cf->hdr.seed));
+}
+
+/*
+ * Decode and check the sub-filter header at offset off of a datum of total
+ * bytes, whose fingerprints have f bits.
+ */
+static void
+CfDecodeSub(const CfSubHeader *sh, Size off, Size total, int f, CfSub *s)
+{
+	uint64		size;
+
+	if (sh->log2buckets > CF_MAX_LOG2)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has 2^%u buckets, more than 2^%d.",
+				  off, sh->log2buckets, CF_MAX_LOG2);
+	size = CfSubBytes(sh->log2buckets, f);
+	if (size > total || off > total - size)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu needs " UINT64_FORMAT " bytes, past the end of the %zu-byte value.",
+				  off, size, total);
+	if (sh->reserved != 0)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has a non-zero reserved field.", off);
+	s->offset = off;
+	s->table_off = off + CF_SUBHDRSZ;
+	s->size = (Size) size;
+	s->log2 = sh->log2buckets;
+	s->nbuckets = UINT64CONST(1) << s->log2;
+	s->mask = s->nbuckets - 1;
+	s->victim_fp = BfGet32(sh->victim_fp);
+	s->victim_bucket = BfGet64(sh->victim_bucket);
+	s->count = BfGet64(sh->count);
+	if (sh->victim_used > 1)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has victim flag %u, not 0 or 1.", off, sh->victim_used);
+	s->victim_used = sh->victim_used != 0;
+	if (s->victim_used)
+	{
+		if (s->victim_fp == 0 || s->victim_fp > CfFpMask(f))
+			BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has victim fingerprint %u outside 1..%u.",
+					  off, s->victim_fp, CfFpMask(f));
+		if (s->victim_bucket >= s->nbuckets)
+			BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has victim bucket " UINT64_FORMAT " of " UINT64_FORMAT ".",
+					  off, s->victim_bucket, s->nbuckets);
+	}
+	else if (s->victim_fp != 0 || s->victim_bucket != 0)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has an unused victim slot that is not zero.", off);
+	if (s->count > s->nbuckets * CF_BUCKET_SIZE + (s->victim_used ? 1 : 0) ||
+		s->count < (s->victim_used ? 1 : 0))
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has count " UINT64_FORMAT ", impossible for its size.",
+				  off, s->count);
+}
+
+/*
+ * Cheap structural check run on every datum a function receives: header,
+ * parameters, the chain of sub-filter headers, sizes and counts.  Input
+ * functions add the full check of every entry (CfValidate).
+ */
+static void
+CfCheck(const CuckooFilter *cf, Size size)
+{
+	uint32		nsub,
+				k;
+	int			f;
+	Size		off;
+	uint64		total = 0;
+
+	BfValidateHeader(CF_TYPNAME, (const struct varlena *) cf, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
+	f = cf->fpbits;
+	if (f < CF_MIN_FPBITS || f > CF_MAX_FPBITS)
+		BfCorrupt(CF_TYPNAME, "Fingerprint bits f = %d is outside %d..%d.", f, CF_MIN_FPBITS, CF_MAX_FPBITS);
+	if (cf->bucketsize != CF_BUCKET_SIZE)
+		BfCorrupt(CF_TYPNAME, "Bucket size b = %u is not %d.", cf->bucketsize, CF_BUCKET_SIZE);
+	if (cf->reserved != 0)
+		BfCorrupt(CF_TYPNAME, "The reserved header field is not zero.");
+	nsub = BfGet32(cf->nsub);
+	if (nsub < 1 || nsub > CF_MAX_SUBFILTERS)
+		BfCorrupt(CF_TYPNAME, "The number of sub-filters %u is outside 1..%d.", nsub, CF_MAX_SUBFILTERS);
+	off = CF_HDRSZ;
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		if (off > size || size - off < CF_SUBHDRSZ)
+			BfCorrupt(CF_TYPNAME, "The value ends inside sub-filter %u of %u.", k + 1, nsub);
+		CfDecodeSub((const CfSubHeader *) ((const char *) cf + off), off, size, f, &s);
+		total += s.count;
+		off += s.size;
+	}
+	if (off != size)
+		BfCorrupt(CF_TYPNAME, "The value is %zu bytes long, but its sub-filters end at byte %zu.", size, off);
+	if (total != BfGet64(cf->count))
+		BfCorrupt(CF_TYPNAME, "The header count " UINT64_FORMAT " is not the sum " UINT64_FORMAT " of the sub-filter counts.",
+				  BfGet64(cf->count), total);
+}
+
+/* Decode the sub-filter at offset off of a checked filter */
+static inline void
+CfSubAt(const CuckooFilter *cf, Size off, CfSub *s)
+{
+	CfDecodeSub((const CfSubHeader *) ((const char *) cf + off), off, VARSIZE(cf), cf->fpbits, s);
+}
+
+/* Full check of a value from outside: structure plus every entry */
+static void
+CfValidate(const CuckooFilter *cf)
+{
+	Size		size = VARSIZE(cf);
+	uint32		nsub,
+				k;
+	int			f;
+	uint32		fmask;
+	Size		off;
+
+	CfCheck(cf, size);
+	f = cf->fpbits;
+	fmask = CfFpMask(f);
+	nsub = BfGet32(cf->nsub);
+	off = CF_HDRSZ;
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+		const uint8 *table;
+		uint64		nentries,
+					e,
+					used = 0,
+					bits,
+					t;
+
+		CfSubAt(cf, off, &s);
+		table = (const uint8 *) cf + s.table_off;
+		nentries = s.nbuckets * CF_BUCKET_SIZE;
+		for (e = 0; e < nentries; e++)
+			used += (CfGetEntry(table, e * (uint64) f, fmask) != 0);
+		if (used + (s.victim_used ? 1 : 0) != s.count)
+			BfCorrupt(CF_TYPNAME, "Sub-filter %u holds " UINT64_FORMAT " fingerprints%s, but its count is " UINT64_FORMAT ".",
+					  k + 1, used, s.victim_used ? " plus a victim" : "", s.count);
+		/* padding bits after the last entry are zero */
+		bits = nentries * (uint64) f;
+		for (t = bits; t < (bits + 7) / 8 * 8; t++)
+			if (table[t >> 3] & (1 << (t & 7)))
+				BfCorrupt(CF_TYPNAME, "Sub-filter %u has a padding bit set after its last entry.", k + 1);
+		for (t = (bits + 7) / 8; t < CfTableBytes(s.log2, f); t++)
+			if (table[t] != 0)
+				BfCorrupt(CF_TYPNAME, "Sub-filter %u has a padding byte that is not zero.", k + 1);
+		off += s.size;
+	}
+}
+
+/* The filter argument argno, detoasted and checked */
+static CuckooFilter *
+CfGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	CuckooFilter *cf = (CuckooFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	CfCheck(cf, VARSIZE(cf));
+	return cf;
+}
+
+/* Raise 22023 for bad explicit parameters */
+static void
+CfCheckParams(int64 buckets, int64 f)
+{
+	if (buckets < 1 || buckets > (INT64CONST(1) << CF_MAX_LOG2) || (buckets & (buckets - 1)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of buckets must be a power of two between 1 and 2^%d", CF_MAX_LOG2),
+				 errdetail("buckets = " INT64_FORMAT " was given.", buckets),
+				 errhint("Use cuckoofilter_empty(capacity, fpr) to have the size computed.")));
+	if (f < CF_MIN_FPBITS || f > CF_MAX_FPBITS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fingerprint bits must be between %d and %d", CF_MIN_FPBITS, CF_MAX_FPBITS),
+				 errdetail("fingerprint_bits = " INT64_FORMAT " was given.", f),
+				 errhint("Use cuckoofilter_empty(capacity, fpr) to have the size computed.")));
+}
+
+/* log2 of a power of two */
+static int
+CfLog2(uint64 n)
+{
+	int			l = 0;
+
+	while ((UINT64CONST(1) << l) < n)
+		l++;
+	return l;
+}
+
+/* A new empty filter of one sub-filter of 2^log2 buckets */
+static CuckooFilter *
+CfNew(int log2, int f, uint64 seed)
+{
+	double		dsize = (double) CF_HDRSZ + (double) CF_SUBHDRSZ +
+		ceil((double) CF_BUCKET_SIZE * f * ldexp(1.0, log2) / 64.0) * 8.0 + 8.0;
+	Size		size;
+	CuckooFilter *cf;
+	CfSubHeader *sh;
+
+	BfCheckSize(CF_TYPNAME, dsize);
+	size = CF_HDRSZ + (Size) CfSubBytes(log2, f);
+	cf = palloc0(size);
+	BfInitHeader(&cf->hdr, size, BF_KIND_CUCKOOFILTER, seed);
+	cf->fpbits = (uint8) f;
+	cf->bucketsize = CF_BUCKET_SIZE;
+	cf->nsub = BfPut32(1);
+	sh = (CfSubHeader *) cf->data;
+	sh->log2buckets = (uint8) log2;
+	return cf;
+}
+
+/*
+ * Fingerprint bits and bucket count for capacity elements at fpr:
+ * f = ceil(log2(2b / fpr)) clamped to 4..32, and the smallest power of two
+ * N with capacity <= 0.95 * b * N.
+ */
+static void
+CfSizeFor(int64 capacity, double fpr, int *plog2, int *f)
+{
+	double		df,
+				dn;
+
+	BfCheckCapacityFpr(capacity, fpr);
+	df = ceil(log2(2.0 * CF_BUCKET_SIZE / fpr) - 1e-9);
+	if (df < CF_MIN_FPBITS)
+		df = CF_MIN_FPBITS;
+	if (df > CF_MAX_FPBITS)
+		df = CF_MAX_FPBITS;
+	dn = ceil((double) capacity / (CF_DESIGN_LOAD * CF_BUCKET_SIZE));
+	*f = (int) df;
+	*plog2 = 0;
+	while (ldexp(1.0, *plog2) < dn && *plog2 <= CF_MAX_LOG2)
+		(*plog2)++;
+	/* 2^33 buckets of 4-bit entries are already over the limit */
+	BfCheckSize(CF_TYPNAME, (double) CF_HDRSZ + (double) CF_SUBHDRSZ +
+				ceil((double) CF_BUCKET_SIZE * df * ldexp(1.0, *plog2) / 64.0) * 8.0 + 8.0);
+}
+
+/*
+ * A copy of cf with one more, empty, sub-filter of 2^log2 buckets appended
+ * (palloc'd in the current context; cf is left as it is).  54000 when the
+ * result would be over the size or sub-filter limit.
+ */
+static CuckooFilter *
+CfAppendSub(const CuckooFilter *cf, int log2)
+{
+	Size		oldsize = VARSIZE(cf);
+	uint32		nsub = BfGet32(cf->nsub);
+	double		dsize = (double) oldsize + (double) CF_SUBHDRSZ +
+		ceil((double) CF_BUCKET_SIZE * cf->fpbits * ldexp(1.0, log2) / 64.0) * 8.0 + 8.0;
+	CuckooFilter *r;
+	CfSubHeader *sh;
+
+	if (nsub >= CF_MAX_SUBFILTERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoofilter cannot chain more than %d sub-filters", CF_MAX_SUBFILTERS),
+				 errhint("Build the filter with a larger capacity.")));
+	BfCheckSize(CF_TYPNAME, dsize);
+	r = palloc((Size) dsize);
+	memcpy(r, cf, oldsize);
+	memset((char *) r + oldsize, 0, (Size) dsize - oldsize);
+	SET_VARSIZE(r, (Size) dsize);
+	r->nsub = BfPut32(nsub + 1);
+	sh = (CfSubHeader *) ((char *) r + oldsize);
+	sh->log2buckets = (uint8) log2;
+	return r;
+}
+
+/* ---------------------------------------------------------------------
+ * Insertion, lookup and deletion in one sub-filter
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Number of copies of fp in the buckets i1, i2 (counted once if equal)
+ * and the victim slot of sub-filter s of a filter whose bytes start at base.
+ */
+static int
+CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
+{
+	const uint8 *table = (const uint8 *) base + s->table_off;
+	int			n = CfBucketMatches(table, CfEntryBit(i1, 0, f), f, fp);
+
+	if (i2 != i1)
+		n += CfBucketMatches(table, CfEntryBit(i2, 0, f), f, fp);
+	if (s->victim_used && s->victim_fp == fp &&
+		(s->victim_bucket == i1 || s->victim_bucket == i2))
+		n++;
+	return n;
+}
+
+/* The most copies a pair of buckets holds before it saturates */
+static inline int
+CfSaturation(uint64 i1, uint64 i2)
+{
+	return i1 == i2 ? CF_BUCKET_SIZE : 2 * CF_BUCKET_SIZE;
+}
+
+/* Put fp into a free entry of bucket i, if there is one */
+static inline bool
+CfBucketPut(uint8 *table, uint64 i, int f, uint32 fp)
+{
+	uint32		fmask = CfFpMask(f);
+	int			j;
+
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+	{
+		uint64		bit = CfEntryBit(i, j, f);
+
+		if (CfGetEntry(table, bit, fmask) == 0)
+		{
+			CfSetEntry(table, bit, fmask, fp);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Write the decoded victim and count fields back into a sub-filter header */
+static void
+CfSubStore(CuckooFilter *cf, const CfSub *s)
+{
+	CfSubHeader *sh = (CfSubHeader *) ((char *) cf + s->offset);
+
+	sh->victim_used = s->victim_used ? 1 : 0;
+	sh->victim_fp = BfPut32(s->victim_fp);
+	sh->victim_bucket = BfPut64(s->victim_bucket);
+	sh->count = BfPut64(s->count);
+}
+
+/*
+ * Store fp, which belongs to bucket i (or its alternate), in sub-filter s,
+ * whose victim slot must be free: into a free entry of one of its two
+ * buckets, else by at most CF_MAX_KICKS relocations, else into the victim
+ * slot.  Always succeeds.  Updates s and its stored header.
+ */
+static void
+CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp)
+{
+	int			f = cf->fpbits;
+	uint32		fmask = CfFpMask(f);
+	uint8	   *table = (uint8 *) cf + s->table_off;
+	uint64		i2 = CfAltIndex(i, fp, s->mask);
+	uint64		rng,
+				cur;
+	uint32		curfp = fp;
+	int			kick;
+
+	Assert(!s->victim_used);
+	s->count++;
+	if (CfBucketPut(table, i, f, fp) || CfBucketPut(table, i2, f, fp))
+	{
+		CfSubStore(cf, s);
+		return;
+	}
+	rng = CfRandInit(BfGet64(cf->hdr.seed), s->count, i, fp);
+	cur = (CfRandNext(&rng) >> 63) ? i2 : i;
+	for (kick = 0; kick < CF_MAX_KICKS; kick++)
+	{
+		int			j = (int) (CfRandNext(&rng) >> 62);
+		uint64		bit = CfEntryBit(cur, j, f);
+		uint32		old = CfGetEntry(table, bit, fmask);
+
+		CfSetEntry(table, bit, fmask, curfp);
+		curfp = old;
+		cur = CfAltIndex(cur, curfp, s->mask);
+		if (CfBucketPut(table, cur, f, curfp))
+		{
+			CfSubStore(cf, s);
+			return;
+		}
+	}
+	s->victim_used = true;
+	s->victim_fp = curfp;
+	s->victim_bucket = cur;
+	CfSubStore(cf, s);
+}
+
+/*
+ * After a fingerprint left sub-filter s: move its victim, if any, back
+ * into the table (or into the victim slot again).
+ */
+static void
+CfSubReplaceVictim(CuckooFilter *cf, CfSub *s)
+{
+	uint64		vb;
+	uint32		vfp;
+
+	if (!s->victim_used)
+		return;
+	vb = s->victim_bucket;
+	vfp = s->victim_fp;
+	s->victim_used = false;
+	s->victim_fp = 0;
+	s->victim_bucket = 0;
+	s->count--;
+	CfSubInsert(cf, s, vb, vfp);
+}
+
+/*
+ * Store a fingerprint in the chain.  Its buckets in a sub-filter of mask m
+ * are (i & m) and the alternate; only sub-filters of at most maxlog2 bits
+ * may take it.  If some such sub-filter already holds a saturated pair of
+ * copies, nothing is stored (CF_SATURATED).  Otherwise the first such
+ * sub-filter with a free victim slot takes it; without one, a sub-filter of
+ * 2^growlog2 buckets is chained when growlog2 >= 0 (and *pcf replaced), else
+ * CF_FULL is returned with the filter unchanged.
+ */
+static CfInsertResult
+CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2)
+{
+	CuckooFilter *cf = *pcf;
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	bool		have_target = false;
+	CfSub		target = {0};
+	int			f = cf->fpbits;
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		if (s.log2 > maxlog2)
+			continue;
+		{
+			uint64		i1 = i & s.mask,
+						i2 = CfAltIndex(i1, fp, s.mask);
+
+			if (CfSubPairCount((const char *) cf, &s, f, i1, i2, fp) >= CfSaturation(i1, i2))
+				return CF_SATURATED;
+		}
+		if (!have_target && !s.victim_used)
+		{
+			target = s;
+			have_target = true;
+		}
+	}
+	if (!have_target)
+	{
+		if (growlog2 < 0)
+			return CF_FULL;
+		cf = CfAppendSub(cf, growlog2);
+		*pcf = cf;
+		CfSubAt(cf, off, &target);
+	}
+	CfSubInsert(cf, &target, i & target.mask, fp);
+	cf->count = BfPut64(BfGet64(cf->count) + 1);
+	return CF_INSERTED;
+}
+
+/* Largest log2 bucket count in the chain */
+static int
+CfMaxLog2(const CuckooFilter *cf)
+{
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	int			m = 0;
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		m = Max(m, s.log2);
+	}
+	return m;
+}
+
+/*
+ * Add an element of hash h.  With grow, a full filter chains a sub-filter
+ * twice as large as its largest (or as large, at the size limits);
+ * without, a full filter raises 54000 and is left unchanged.
+ */
+static void
+CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
+{
+	CuckooFilter *cf = *pcf;
+	int			growlog2 = -1;
+	CfInsertResult r;
+
+	if (grow)
+	{
+		int			maxlog2 = CfMaxLog2(cf);
+
+		/* twice the largest, or as large when that would break a limit */
+		growlog2 = maxlog2;
+		if (maxlog2 < CF_MAX_LOG2 &&
+			(double) VARSIZE(cf) + (double) CfSubBytes(maxlog2 + 1, cf->fpbits) <= (double) BF_MAX_DATUM_SIZE)
+			growlog2 = maxlog2 + 1;
+	}
+	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_MAX_LOG2, growlog2);
+	if (r == CF_FULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("cuckoofilter is full"),
+				 errdetail("It holds " UINT64_FORMAT " fingerprints in %u sub-filter(s) and no relocation path within %d moves was found.",
+						   BfGet64(cf->count), BfGet32(cf->nsub), CF_MAX_KICKS),
+				 errhint("Create the filter with a larger capacity, or build it with cuckoofilter_agg or the | operator, which chain a new sub-filter when the filter is full.")));
+	cf = *pcf;
+	cf->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cf->hdr.ninserts), 1));
+}
+
+/*
+ * Remove one copy of the element of hash h: from the largest sub-filter
+ * holding a matching fingerprint (so a copy that belongs to a colliding
+ * element in a smaller sub-filter stays), preferring its victim slot.
+ * A saturated pair (2b copies) is never decremented.  Returns whether a
+ * fingerprint was removed.
+ */
+static bool
+CfRemoveHash(CuckooFilter *cf, uint64 h)
+{
+	int			f = cf->fpbits;
+	uint32		fmask = CfFpMask(f);
+	uint32		fp = CfFingerprint(h, f);
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	bool		found = false;
+	CfSub		best = {0};
+	int			bestn = 0;
+	uint64		i1,
+				i2;
+	uint8	   *table;
+	int			b,
+				j;
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+		int			n;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		i1 = h & s.mask;
+		i2 = CfAltIndex(i1, fp, s.mask);
+		n = CfSubPairCount((const char *) cf, &s, f, i1, i2, fp);
+		if (n > 0 && (!found || s.log2 > best.log2))
+		{
+			best = s;
+			bestn = n;
+			found = true;
+		}
+	}
+	if (!found)
+		return false;
+	i1 = h & best.mask;
+	i2 = CfAltIndex(i1, fp, best.mask);
+	if (bestn >= CfSaturation(i1, i2))
+		return false;
+	if (best.victim_used && best.victim_fp == fp &&
+		(best.victim_bucket == i1 || best.victim_bucket == i2))
+	{
+		best.victim_used = false;
+		best.victim_fp = 0;
+		best.victim_bucket = 0;
+		best.count--;
+		CfSubStore(cf, &best);
+		cf->count = BfPut64(BfGet64(cf->count) - 1);
+		return true;
+	}
+	table = (uint8 *) cf + best.table_off;
+	for (b = 0; b < 2; b++)
+	{
+		uint64		bi = b == 0 ? i1 : i2;
+
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			uint64		bit = CfEntryBit(bi, j, f);
+
+			if (CfGetEntry(table, bit, fmask) == fp)
+			{
+				CfSetEntry(table, bit, fmask, 0);
+				best.count--;
+				CfSubStore(cf, &best);
+				cf->count = BfPut64(BfGet64(cf->count) - 1);
+				CfSubReplaceVictim(cf, &best);
+				return true;
+			}
+		}
+	}
+	/* the pair count said there is a copy */
+	elog(ERROR, "cuckoofilter copy not found during removal");
+	return false;
+}
+
+/* ---------------------------------------------------------------------
+ * Probing (also through TOAST slices)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Copies of the element of hash h in an opened filter; with stop_at_one,
+ * returns as soon as one is found.
+ */
+static uint64
+CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
+{
+	const CuckooFilter *head = (const CuckooFilter *) BfRefHead(ref);
+	int			f = head->fpbits;
+	uint32		fp = CfFingerprint(h, f);
+	uint32		nsub = BfGet32(head->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	uint64		total = 0;
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+		uint64		i1,
+					i2;
+		int			n;
+
+		if (ref->full)
+			CfSubAt((const CuckooFilter *) ref->full, off, &s);
+		else
+		{
+			CfSubHeader sh;
+
+			BfRefReadBytes(ref, off, CF_SUBHDRSZ, &sh);
+			CfDecodeSub(&sh, off, ref->total, f, &s);
+		}
+		off += s.size;
+		i1 = h & s.mask;
+		i2 = CfAltIndex(i1, fp, s.mask);
+		if (ref->full)
+			n = CfSubPairCount((const char *) ref->full, &s, f, i1, i2, fp);
+		else
+		{
+			uint8		buf[32];
+			int			b;
+
+			n = 0;
+			for (b = 0; b < (i1 == i2 ? 1 : 2); b++)
+			{
+				uint64		bit = CfEntryBit(b == 0 ? i1 : i2, 0, f);
+				uint64		last = bit + (uint64) (CF_BUCKET_SIZE - 1) * f;
+				Size		len = (Size) ((last >> 3) - (bit >> 3)) + 8;
+
+				BfRefReadBytes(ref, s.table_off + (Size) (bit >> 3), len, buf);
+				n += CfBucketMatches(buf, bit & 7, f, fp);
+			}
+			if (s.victim_used && s.victim_fp == fp &&
+				(s.victim_bucket == i1 || s.victim_bucket == i2))
+				n++;
+		}
+		total += n;
+		if (stop_at_one && total > 0)
+			return total;
+	}
+	return total;
+}
+
+/* Open the filter argument fargno and count the element argument eargno */
+static uint64
+CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
+{
+	BfFilterRef ref;
+	const CuckooFilter *head;
+	BfHasher   *h = BfGetHasher(fcinfo, eargno);
+
+	BfOpenFilter(fcinfo, fargno, CF_HDRSZ, &ref);
+	head = (const CuckooFilter *) BfRefHead(&ref);
+	if (ref.full)
+		CfCheck(head, ref.total);
+	else
+	{
+		BfValidateHeader(CF_TYPNAME, (const struct varlena *) head, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
+		if (head->fpbits < CF_MIN_FPBITS || head->fpbits > CF_MAX_FPBITS ||
+			head->bucketsize != CF_BUCKET_SIZE ||
+			BfGet32(head->nsub) < 1 || BfGet32(head->nsub) > CF_MAX_SUBFILTERS)
+			BfCorrupt(CF_TYPNAME, "The header's parameters are out of range.");
+	}
+	return CfProbeRef(&ref, BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)),
+					  stop_at_one);
+}
+
+/* ---------------------------------------------------------------------
+ * Union, equality and statistics
+ * ---------------------------------------------------------------------
+ */
+
+/* Raise 22023 unless a and b have the same f, primary bucket count and seed */
+static void
+CfCheckCompatible(const CuckooFilter *a, const CuckooFilter *b)
+{
+	const CfSubHeader *sa = (const CfSubHeader *) a->data;
+	const CfSubHeader *sb = (const CfSubHeader *) b->data;
+
+	if (a->fpbits != b->fpbits || sa->log2buckets != sb->log2buckets ||
+		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
+		BfParamMismatch(CF_TYPNAME, CfParamString(a), CfParamString(b));
+}
+
+/*
+ * Reinsert every fingerprint of b into *pa (same parameters), in the
+ * order sub-filter, bucket, entry, then victim.  A fingerprint from a
+ * sub-filter of N buckets goes into the first sub-filter of *pa of at most
+ * N buckets with room; when there is none, a sub-filter of N buckets is
+ * chained.
+ */
+static void
+CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
+{
+	int			f = b->fpbits;
+	uint32		fmask = CfFpMask(f);
+	uint32		nsub = BfGet32(b->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+		const uint8 *table;
+		uint64		i;
+		int			j;
+
+		CfSubAt(b, off, &s);
+		off += s.size;
+		table = (const uint8 *) b + s.table_off;
+		for (i = 0; i < s.nbuckets; i++)
+			for (j = 0; j < CF_BUCKET_SIZE; j++)
+			{
+				uint32		fp = CfGetEntry(table, CfEntryBit(i, j, f), fmask);
+
+				if (fp != 0)
+					(void) CfChainInsert(pa, i, fp, s.log2, s.log2);
+			}
+		if (s.victim_used)
+			(void) CfChainInsert(pa, s.victim_bucket, s.victim_fp, s.log2, s.log2);
+	}
+	(*pa)->hdr.ninserts = BfPut64(BfAddSat64(BfGet64((*pa)->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+}
+
+/* Same parameters and same stored bytes (the insert counter is not compared) */
+static bool
+CfEqual(const CuckooFilter *a, const CuckooFilter *b)
+{
+	return VARSIZE(a) == VARSIZE(b) && a->hdr.seed == b->hdr.seed &&
+		a->hdr.hashalg == b->hdr.hashalg &&
+		memcmp((const char *) a + CF_HDRSZ - 16, (const char *) b + CF_HDRSZ - 16,
+			   VARSIZE(a) - CF_HDRSZ + 16) == 0;
+}
+
+/*
+ * Estimated false-positive rate: a non-member matches each stored entry of
+ * its two buckets with probability 1 / (2^f - 1), and sub-filter s has
+ * 2 * count_s / N_s such entries on average; every sub-filter is probed, so
+ * fpr = 1 - prod_s (1 - 1 / (2^f - 1))^(2 count_s / N_s).
+ */
+static double
+CfEstimateFpr(const CuckooFilter *cf)
+{
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	double		logmiss = 0.0;
+	double		lq = log1p(-1.0 / (double) CfFpMask(cf->fpbits));
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		logmiss += lq * 2.0 * (double) s.count / (double) s.nbuckets;
+	}
+	return -expm1(logmiss);
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * cuckoofilter_in(cstring) RETURNS cuckoofilter
+ *		"cuckoofilter v1 hash=xxh3 seed=S inserts=N f=F b=4
+ *		 buckets=N1,N2,... count=C data=<base64 of the sub-filters>"
+ */
+Datum
+cuckoofilter_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	BfTextFields tf;
+	uint64		f,
+				count;
+	int			i,
+				bi = -1;
+	char	   *p;
+	uint32		nsub = 0;
+	int		   *log2s;
+	double		dsize = CF_HDRSZ;
+	Size		size,
+				off;
+	CuckooFilter *cf;
+	char	   *payload;
+	uint32		k;
+
+	BfTextParse(CF_TYPNAME, str, &tf);
+	f = BfTextGetUInt64(&tf, "f", CF_MIN_FPBITS, CF_MAX_FPBITS);
+	(void) BfTextGetUInt64(&tf, "b", CF_BUCKET_SIZE, CF_BUCKET_SIZE);
+	count = BfTextGetUInt64(&tf, "count", 0, PG_UINT64_MAX);
+	for (i = 0; i < tf.nfields; i++)
+		if (strcmp(tf.keys[i], "buckets") == 0)
+			bi = i;
+	if (bi < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", CF_TYPNAME),
+				 errdetail("Key \"buckets\" is missing."),
+				 errhint("The text form is as cuckoofilter output writes it.")));
+	tf.used[bi] = true;
+	log2s = palloc(sizeof(int) * (strlen(tf.values[bi]) / 2 + 1));
+	p = tf.values[bi];
+	for (;;)
+	{
+		char	   *end;
+		uint64		n;
+
+		errno = 0;
+		n = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
+		if (*p < '0' || *p > '9' || errno != 0 || n < 1 ||
+			n > (UINT64CONST(1) << CF_MAX_LOG2) || (n & (n - 1)) != 0 ||
+			(*end != ',' && *end != '\0') || nsub >= CF_MAX_SUBFILTERS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", CF_TYPNAME),
+					 errdetail("buckets must be a comma-separated list of at most %d powers of two between 1 and 2^%d, found \"%s\".",
+							   CF_MAX_SUBFILTERS, CF_MAX_LOG2, tf.values[bi]),
+					 errhint("The text form is as cuckoofilter output writes it.")));
+		log2s[nsub] = CfLog2(n);
+		dsize += (double) CF_SUBHDRSZ + ceil((double) CF_BUCKET_SIZE * f * (double) n / 64.0) * 8.0 + 8.0;
+		nsub++;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	if (dsize > (double) BF_MAX_DATUM_SIZE)
+		BfCorrupt(CF_TYPNAME, "The buckets list describes a value of %.0f bytes, more than the maximum of %zu.",
+				  dsize, BF_MAX_DATUM_SIZE);
+	size = (Size) dsize;
+	payload = BfTextGetPayload(&tf, "data", size - CF_HDRSZ);
+	BfTextFinish(&tf);
+	cf = palloc(size);
+	memset(cf, 0, CF_HDRSZ);
+	BfInitHeader(&cf->hdr, size, BF_KIND_CUCKOOFILTER, tf.seed);
+	cf->hdr.ninserts = BfPut64(tf.ninserts);
+	cf->fpbits = (uint8) f;
+	cf->bucketsize = CF_BUCKET_SIZE;
+	cf->nsub = BfPut32(nsub);
+	cf->count = BfPut64(count);
+	memcpy(cf->data, payload, size - CF_HDRSZ);
+	pfree(payload);
+	/* the sub-filter headers must agree with the buckets list */
+	off = CF_HDRSZ;
+	for (k = 0; k < nsub; k++)
+	{
+		const CfSubHeader *sh = (const CfSubHeader *) ((char *) cf + off);
+
+		if (sh->log2buckets != log2s[k])
+			BfCorrupt(CF_TYPNAME, "Sub-filter %u has 2^%u buckets, but the buckets list says 2^%d.",
+					  k + 1, sh->log2buckets, log2s[k]);
+		off += (Size) CfSubBytes(log2s[k], (int) f);
+	}
+	CfValidate(cf);
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_out(cuckoofilter) RETURNS cstring
+ */
+Datum
+cuckoofilter_out(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = CfGetArg(fcinfo, 0);
+	StringInfoData buf;
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+
+	initStringInfo(&buf);
+	BfTextBegin(&buf, CF_TYPNAME, &cf->hdr);
+	appendStringInfo(&buf, " f=%d b=%d buckets=", cf->fpbits, cf->bucketsize);
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		appendStringInfo(&buf, "%s" UINT64_FORMAT, k > 0 ? "," : "", s.nbuckets);
+	}
+	appendStringInfo(&buf, " count=" UINT64_FORMAT, BfGet64(cf->count));
+	BfTextPayload(&buf, "data", cf->data, VARSIZE(cf) - CF_HDRSZ);
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/*
+ * cuckoofilter_recv(internal) RETURNS cuckoofilter
+ */
+Datum
+cuckoofilter_recv(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = (CuckooFilter *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
+
+	CfValidate(cf);
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_send(cuckoofilter) RETURNS bytea
+ */
+Datum
+cuckoofilter_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(BfSend((struct varlena *) CfGetArg(fcinfo, 0)));
+}
+
+/*
+ * cuckoofilter_empty(capacity bigint, fpr float8, seed bigint) RETURNS cuckoofilter
+ *		An empty filter sized for capacity elements at false-positive rate fpr.
+ */
+Datum
+cuckoofilter_empty(PG_FUNCTION_ARGS)
+{
+	int			log2,
+				f;
+
+	CfSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &log2, &f);
+	PG_RETURN_POINTER(CfNew(log2, f, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * cuckoofilter_create(buckets bigint, fingerprint_bits integer, seed bigint)
+ *		An empty filter with an explicit bucket count and fingerprint width.
+ */
+Datum
+cuckoofilter_create(PG_FUNCTION_ARGS)
+{
+	int64		buckets = PG_GETARG_INT64(0);
+	int32		f = PG_GETARG_INT32(1);
+
+	CfCheckParams(buckets, f);
+	PG_RETURN_POINTER(CfNew(CfLog2((uint64) buckets), f, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * cuckoofilter_add(cuckoofilter, anynonarray) RETURNS cuckoofilter
+ *		A copy of the filter with one more copy of the element; a NULL element
+ *		leaves the filter as it is.  54000 when the filter is full.
+ */
+Datum
+cuckoofilter_add(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	CfCheck(cf, VARSIZE(cf));
+	CfAddHash(&cf, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(cf->hdr.seed)),
+			  false);
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_add(cuckoofilter, anyarray) RETURNS cuckoofilter
+ *		A copy of the filter with every non-null array element added.
+ */
+Datum
+cuckoofilter_add_array(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf;
+	ArrayType  *arr;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	CfCheck(cf, VARSIZE(cf));
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), false);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_remove(cuckoofilter, anynonarray) RETURNS cuckoofilter
+ *		A copy of the filter with one copy of the element removed (unchanged
+ *		when it holds none).
+ */
+Datum
+cuckoofilter_remove(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	CfCheck(cf, VARSIZE(cf));
+	(void) CfRemoveHash(cf, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+										BfGet64(cf->hdr.seed)));
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_remove(cuckoofilter, anyarray) RETURNS cuckoofilter
+ *		A copy of the filter with one copy of every non-null element removed.
+ */
+Datum
+cuckoofilter_remove_array(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf;
+	ArrayType  *arr;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	CfCheck(cf, VARSIZE(cf));
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			(void) CfRemoveHash(cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)));
+	array_free_iterator(it);
+	PG_RETURN_POINTER(cf);
+}
+
+/*
+ * cuckoofilter_contains(cuckoofilter, anynonarray) RETURNS bool	(operator @>)
+ *		Whether the element may be in the filter (false means: certainly not).
+ */
+Datum
+cuckoofilter_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CfProbe(fcinfo, 0, 1, true) > 0);
+}
+
+/*
+ * cuckoofilter_contained(anynonarray, cuckoofilter) RETURNS bool	(operator <@)
+ */
+Datum
+cuckoofilter_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CfProbe(fcinfo, 1, 0, true) > 0);
+}
+
+/*
+ * cuckoofilter_count(cuckoofilter, anynonarray) RETURNS integer
+ *		Copies of the element's fingerprint in its buckets and victim slots
+ *		over all sub-filters: an upper bound of its multiplicity.
+ */
+Datum
+cuckoofilter_count(PG_FUNCTION_ARGS)
+{
+	uint64		n = CfProbe(fcinfo, 0, 1, false);
+
+	PG_RETURN_INT32(n > PG_INT32_MAX ? PG_INT32_MAX : (int32) n);
+}
+
+/*
+ * cuckoofilter_union(cuckoofilter, cuckoofilter) RETURNS cuckoofilter	(operator |)
+ *		The left filter with every fingerprint of the right one reinserted.
+ */
+Datum
+cuckoofilter_union(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *a = CfGetArg(fcinfo, 0);
+	CuckooFilter *b = CfGetArg(fcinfo, 1);
+	CuckooFilter *r;
+
+	CfCheckCompatible(a, b);
+	r = BfCopyDatum((struct varlena *) a);
+	CfUnionInto(&r, b);
+	PG_RETURN_POINTER(r);
+}
+
+/*
+ * cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS bool	(operator =)
+ */
+Datum
+cuckoofilter_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(CfEqual(CfGetArg(fcinfo, 0), CfGetArg(fcinfo, 1)));
+}
+
+/*
+ * cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS bool	(operator <>)
+ */
+Datum
+cuckoofilter_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!CfEqual(CfGetArg(fcinfo, 0), CfGetArg(fcinfo, 1)));
+}
+
+/*
+ * cuckoofilter_cardinality(cuckoofilter) RETURNS bigint
+ *		The exact number of stored fingerprints.
+ */
+Datum
+cuckoofilter_cardinality(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = CfGetArg(fcinfo, 0);
+
+	PG_RETURN_INT64((int64) BfGet64(cf->count));
+}
+
+/*
+ * cuckoofilter_fpr(cuckoofilter) RETURNS float8
+ */
+Datum
+cuckoofilter_fpr(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(CfEstimateFpr(CfGetArg(fcinfo, 0)));
+}
+
+/*
+ * cuckoofilter_info(cuckoofilter) RETURNS record
+ *		Every parameter, the size, the load and the estimates.
+ */
+Datum
+cuckoofilter_info(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = CfGetArg(fcinfo, 0);
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+	uint64		slots = 0,
+				victims = 0,
+				nbuckets0 = 0;
+	uint64		count = BfGet64(cf->count);
+	uint64		n = BfGet64(cf->hdr.ninserts);
+	Datum		values[15];
+	bool		nulls[15] = {0};
+
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		if (k == 0)
+			nbuckets0 = s.nbuckets;
+		slots += s.nbuckets * CF_BUCKET_SIZE;
+		victims += s.victim_used ? 1 : 0;
+	}
+	values[0] = Int32GetDatum(cf->hdr.version);
+	values[1] = CStringGetTextDatum("xxh3");
+	values[2] = Int64GetDatum((int64) BfGet64(cf->hdr.seed));
+	values[3] = Int32GetDatum(cf->fpbits);
+	values[4] = Int32GetDatum(cf->bucketsize);
+	values[5] = Int64GetDatum((int64) nbuckets0);
+	values[6] = Int32GetDatum((int32) nsub);
+	values[7] = Int64GetDatum((int64) (slots / CF_BUCKET_SIZE));
+	values[8] = Int64GetDatum((int64) slots);
+	values[9] = Int64GetDatum((int64) count);
+	values[10] = Int64GetDatum(n > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) n);
+	values[11] = Float8GetDatum((double) count / (double) slots);
+	values[12] = Int32GetDatum((int32) victims);
+	values[13] = Int64GetDatum((int64) VARSIZE(cf));
+	values[14] = Float8GetDatum(CfEstimateFpr(cf));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 15));
+}
+
+/*
+ * cuckoofilter_positions(cuckoofilter, anynonarray) RETURNS record
+ *		Where the element goes in the primary sub-filter: its hash, its
+ *		fingerprint and its two buckets (for clients in other languages).
+ */
+Datum
+cuckoofilter_positions(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = CfGetArg(fcinfo, 0);
+	uint64		h = BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(cf->hdr.seed));
+	CfSub		s;
+	uint32		fp = CfFingerprint(h, cf->fpbits);
+	uint64		i1;
+	Datum		values[4];
+	bool		nulls[4] = {0};
+
+	CfSubAt(cf, CF_HDRSZ, &s);
+	i1 = h & s.mask;
+	values[0] = Int64GetDatum((int64) h);
+	values[1] = Int64GetDatum((int64) fp);
+	values[2] = Int64GetDatum((int64) i1);
+	values[3] = Int64GetDatum((int64) CfAltIndex(i1, fp, s.mask));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 4));
+}
+
+/*
+ * cuckoofilter_agg_trans(cuckoofilter, anynonarray [, capacity bigint, fpr float8])
+ *		Aggregate transition: add the element to the state, creating the
+ *		state on the first row and chaining a sub-filter when it is full.
+ *		NULL elements are skipped.
+ */
+Datum
+cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *state;
+	MemoryContext aggcontext = BfAggContext(fcinfo);
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		int			log2,
+					f;
+		MemoryContext old;
+
+		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+		CfSizeFor(capacity, fpr, &log2, &f);
+		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
+		state = CfNew(log2, f, 0);
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+
+	if (!PG_ARGISNULL(1))
+		CfAddHash(&state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+									  BfGet64(state->hdr.seed)), true);
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * cuckoofilter_agg_final(cuckoofilter [, anynonarray, bigint, float8])
+ *		The state, or over no rows an empty filter with the aggregate's
+ *		parameters (its constant arguments, else the GUC defaults).
+ */
+Datum
+cuckoofilter_agg_final(PG_FUNCTION_ARGS)
+{
+	int64		capacity;
+	double		fpr;
+	int			log2,
+				f;
+
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	CfSizeFor(capacity, fpr, &log2, &f);
+	PG_RETURN_POINTER(CfNew(log2, f, 0));
+}
+
+/*
+ * cuckoofilter_union_trans(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
+ *		Transition and combine function of the union aggregate and combine
+ *		function of cuckoofilter_agg: reinsert the right filter into the state.
+ */
+Datum
+cuckoofilter_union_trans(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *state;
+	CuckooFilter *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = (CuckooFilter *) BfStateCopyIn(fcinfo, 1);
+		CfCheck(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	b = CfGetArg(fcinfo, 1);
+	CfCheckCompatible(state, b);
+	CfUnionInto(&state, b);
+	PG_RETURN_POINTER(state);
+}
