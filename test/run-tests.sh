@@ -1,83 +1,95 @@
 #!/bin/sh
-# make test: build with assertions, install, run every pg_regress test against
-# a throwaway cluster (pg_virtualenv) and every TAP test (prove, as a non-root
-# user), then print "N passed, N failed" and exit non-zero on any failure.
+# make test: build with assertions, install, run every pg_regress test and
+# every TAP test against throwaway clusters, then print "N passed, N failed"
+# and exit non-zero on any failure.
 #
-# Environment: REGRESS=... limits pg_regress to some tests, TAP=... to some
-# TAP files (paths; TAP=none runs none), for work on one piece.
+# The tests run against a private copy of the PostgreSQL 15 installation
+# (hard links, about 50 MB of directory entries) into which this build is
+# installed, so concurrent runs from several work trees never see each
+# other's builds.  As root, the build is also installed system-wide.
+#
+# Environment: REGRESS="a b" limits pg_regress to some tests, TAP="t/x.pl ..."
+# to some TAP files (TAP=none runs none), for work on one piece.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
-PGBIN=/usr/lib/postgresql/15/bin
-PG_CONFIG=$PGBIN/pg_config
-export PATH="$PGBIN:$PATH"
+PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+pgxsdir="$(dirname "$($PG_CONFIG --pgxs)")/.."
+perldir="$pgxsdir/test/perl"
+asroot=false
+[ "$(id -u)" = 0 ] && asroot=true
 
-# one build at a time on this machine (several work trees may share it)
+# run a command as the unprivileged user postgres when we are root
+unpriv() {
+	if $asroot; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+
+work=$(mktemp -d /tmp/bloomfilter-test.XXXXXX)
+chmod 755 "$work"
+inst="$work/install"
+mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
+cp -al /usr/lib/postgresql/15 "$inst/usr/lib/postgresql/"
+cp -al /usr/share/postgresql/15 "$inst/usr/share/postgresql/"
+rm -f "$inst"/usr/lib/postgresql/15/lib/bloomfilter.so "$inst"/usr/share/postgresql/15/extension/bloomfilter*
+BIN="$inst/usr/lib/postgresql/15/bin"
+
+# one build at a time in this work tree
 build() {
 	make -s clean PG_CONFIG=$PG_CONFIG >/dev/null 2>&1
-	make -s ASSERTS=1 PG_CONFIG=$PG_CONFIG && make -s install PG_CONFIG=$PG_CONFIG
+	make -s ASSERTS=1 PG_CONFIG=$PG_CONFIG &&
+		make -s install PG_CONFIG=$PG_CONFIG DESTDIR="$inst" &&
+		if $asroot; then make -s install PG_CONFIG=$PG_CONFIG; fi
 }
 if command -v flock >/dev/null 2>&1; then
 	exec 9>/tmp/bloomfilter-build.lock
 	flock 9
 fi
-if ! build >build.log 2>&1; then
-	cat build.log
+if ! build >"$work/build.log" 2>&1; then
+	cat "$work/build.log"
 	echo "build failed"
 	echo "0 passed, 1 failed"
+	rm -rf "$work"
 	exit 1
 fi
 exec 9>&-
-rm -f build.log
+$asroot && chown -R postgres "$work"
 
 passed=0
 failed=0
 
 # --- pg_regress --------------------------------------------------------
-out=$(mktemp)
-regress_out=$(mktemp -d /tmp/bloomfilter-regress.XXXXXX)
-chmod 755 "$regress_out"
-if [ -n "${REGRESS:-}" ]; then
-	set -- "REGRESS=$REGRESS"
-else
-	set --
-fi
-pg_virtualenv -t -v 15 make -s installcheck PG_CONFIG=$PG_CONFIG "$@" \
-	REGRESS_OUTDIR="$regress_out" >"$out" 2>&1
+tests=${REGRESS:-$(ls sql/*.sql | grep -v '/bloomfilter--' | sed 's|sql/||; s|\.sql$||' | sort)}
+out="$work/regress.txt"
+unpriv "$pgxsdir/test/regress/pg_regress" --temp-instance="$work/instance" --bindir="$BIN" \
+	--inputdir="$top" --outputdir="$work/regress" --load-extension=bloomfilter \
+	--dbname=contrib_regression $tests >"$out" 2>&1
 rc=$?
 cat "$out"
-rp=$(grep -cE '^(ok|test) .* ok( |$)|^test .* \.\.\. ok|^ok [0-9]+ ' "$out" || true)
-rf=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ ' "$out" || true)
+rp=$(grep -cE '^(ok [0-9]+|test .*\.\.\. ok)' "$out" || true)
+rf=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+' "$out" || true)
 if [ "$rc" != 0 ] && [ "$rf" = 0 ]; then
 	rf=1
 fi
 if [ "$rf" != 0 ]; then
-	[ -f "$regress_out/regression.diffs" ] && cat "$regress_out/regression.diffs"
-	echo "pg_regress results kept in $regress_out"
-else
-	rm -rf "$regress_out"
+	[ -f "$work/regress/regression.diffs" ] && cat "$work/regress/regression.diffs"
 fi
 passed=$((passed + rp))
 failed=$((failed + rf))
-rm -f "$out"
 
 # --- TAP ---------------------------------------------------------------
 tapfiles=${TAP:-$(ls test/t/*.pl 2>/dev/null)}
 [ "$tapfiles" = none ] && tapfiles=""
 if [ -n "$tapfiles" ]; then
-	pgxsdir="$(dirname "$($PG_CONFIG --pgxs)")/.."
-	perldir="$pgxsdir/test/perl"
-	export PG_REGRESS="$pgxsdir/test/regress/pg_regress"
-	work=$(mktemp -d /tmp/bloomfilter-tap.XXXXXX)
-	cp -r test "$work/"
-	out="$work/prove.out"
-	if [ "$(id -u)" = 0 ]; then
-		chown -R postgres "$work"
-		(cd "$work" && runuser -u postgres -- env PATH="$PATH" BF_TOP="$top" PG_REGRESS="$PG_REGRESS" \
-			prove -v -I "$perldir" -I test/t $tapfiles) >"$out" 2>&1
-	else
-		(cd "$work" && env BF_TOP="$top" prove -v -I "$perldir" -I test/t $tapfiles) >"$out" 2>&1
-	fi
+	cp -r test "$work/tap"
+	$asroot && chown -R postgres "$work/tap"
+	out="$work/prove.txt"
+	(cd "$work/tap" && unpriv env PATH="$BIN:$PATH" BF_TOP="$top" \
+		PG_REGRESS="$pgxsdir/test/regress/pg_regress" \
+		prove -v -I "$perldir" -I t $(echo "$tapfiles" | sed 's|test/||g')) >"$out" 2>&1
 	rc=$?
 	cat "$out"
 	tp=$(grep -cE '^[[:space:]]*ok [0-9]+' "$out" || true)
@@ -87,8 +99,12 @@ if [ -n "$tapfiles" ]; then
 	fi
 	passed=$((passed + tp))
 	failed=$((failed + tf))
-	if [ "$failed" = 0 ]; then rm -rf "$work"; else echo "TAP logs kept in $work"; fi
 fi
 
+if [ "$failed" = 0 ]; then
+	rm -rf "$work"
+else
+	echo "results kept in $work (regress/results/*.out, regress/regression.diffs, tap/tmp_check/log)"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
