@@ -1,4 +1,6 @@
 -- bloom: constructors, elements, operators, statistics, text round trip
+CREATE SCHEMA bloom_test;
+SET search_path = bloom_test, public;
 SELECT bloom_empty(10, 0.1);
 SELECT m, k, seed, inserts, bits_set, size_bytes FROM bloom_info(bloom_empty(1000, 0.01));
 -- m = ceil(-n ln p / ln2^2), k = round(m/n ln 2)

@@ -1,4 +1,6 @@
 -- bloom: every error path, with its SQLSTATE
+CREATE SCHEMA bloom_errors_test;
+SET search_path = bloom_errors_test, public;
 -- bad parameters: 22023
 SELECT bloom_empty(0, 0.01);
 \echo :LAST_ERROR_SQLSTATE

@@ -1,4 +1,6 @@
 -- bloom aggregates under a forced parallel plan give the same filter as the serial plan
+CREATE SCHEMA bloom_parallel_test;
+SET search_path = bloom_parallel_test, public;
 CREATE TABLE events AS SELECT i AS id, (i % 97) AS day, 'item-' || (i * 31 % 150000) AS item
 FROM generate_series(1, 300000) i;
 ANALYZE events;

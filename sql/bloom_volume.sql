@@ -1,4 +1,6 @@
 -- bloom on real volumes: ground truth for no false negatives, measured FPR,
+CREATE SCHEMA bloom_volume_test;
+SET search_path = bloom_volume_test, public;
 -- union of halves, cross-width probes, row-by-row equals aggregate, cardinality
 SET max_parallel_workers_per_gather = 0;
 
