@@ -1,0 +1,1632 @@
+/*
+ * quotientfilter.c
+ *		The quotientfilter type: a quotient filter (Bender et al. 2012) of
+ *		2^q slots, each holding an r-bit remainder and the three metadata
+ *		bits is_occupied, is_continuation and is_shifted.
+ *
+ * Layout (doc/design.md): the common 24-byte header, q (uint8), r (uint8),
+ * a reserved uint16 and uint32 (0), the number of stored fingerprints
+ * (uint64 LE), then ceil(2^q * (r + 3) / 64) * 8 bytes of slots.  Slot i
+ * is the (r + 3)-bit field at bit offset i * (r + 3) of the payload, where
+ * payload bit b is bit (b % 8) of byte b / 8 (little-endian bit order).
+ * Within a slot, bit 0 is is_occupied, bit 1 is_continuation, bit 2
+ * is_shifted and bits 3 .. r + 2 the remainder (least significant first).
+ * Bits beyond the last slot are zero, and so are the remainder bits of an
+ * empty slot.
+ *
+ * An element's fingerprint is the top p = q + r bits of its canonical
+ * 64-bit hash; its quotient is the top q bits of the fingerprint and its
+ * remainder the low r bits.  The filter stores a multiset of fingerprints:
+ * a fingerprint added twice is stored twice and needs two removes (this is
+ * what makes removing an added element always safe, doc/design.md).
+ */
+#include "bloomfilter.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/varbit.h"
+
+PG_FUNCTION_INFO_V1(quotientfilter_in);
+PG_FUNCTION_INFO_V1(quotientfilter_out);
+PG_FUNCTION_INFO_V1(quotientfilter_recv);
+PG_FUNCTION_INFO_V1(quotientfilter_send);
+PG_FUNCTION_INFO_V1(quotientfilter_empty);
+PG_FUNCTION_INFO_V1(quotientfilter_create);
+PG_FUNCTION_INFO_V1(quotientfilter_add);
+PG_FUNCTION_INFO_V1(quotientfilter_add_array);
+PG_FUNCTION_INFO_V1(quotientfilter_remove);
+PG_FUNCTION_INFO_V1(quotientfilter_remove_array);
+PG_FUNCTION_INFO_V1(quotientfilter_contains);
+PG_FUNCTION_INFO_V1(quotientfilter_contained);
+PG_FUNCTION_INFO_V1(quotientfilter_add_fingerprint);
+PG_FUNCTION_INFO_V1(quotientfilter_remove_fingerprint);
+PG_FUNCTION_INFO_V1(quotientfilter_contains_fingerprint);
+PG_FUNCTION_INFO_V1(quotientfilter_union);
+PG_FUNCTION_INFO_V1(quotientfilter_resize);
+PG_FUNCTION_INFO_V1(quotientfilter_eq);
+PG_FUNCTION_INFO_V1(quotientfilter_ne);
+PG_FUNCTION_INFO_V1(quotientfilter_cardinality);
+PG_FUNCTION_INFO_V1(quotientfilter_fpr);
+PG_FUNCTION_INFO_V1(quotientfilter_info);
+PG_FUNCTION_INFO_V1(quotientfilter_fingerprints);
+PG_FUNCTION_INFO_V1(quotientfilter_slots);
+PG_FUNCTION_INFO_V1(quotientfilter_agg_trans);
+PG_FUNCTION_INFO_V1(quotientfilter_agg_final);
+PG_FUNCTION_INFO_V1(quotientfilter_union_trans);
+
+#define QF_TYPNAME			"quotientfilter"
+
+/* Load factor past which adds grow the table (and at which _empty sizes it) */
+#define QF_MAX_LOAD			0.9
+
+#define QF_MIN_Q			1
+#define QF_MAX_Q			48		/* beyond this the size limit always fails */
+#define QF_MIN_R			1
+#define QF_MAX_R			61		/* so that a slot fits in 64 bits */
+#define QF_MAX_P			64
+
+/* metadata bits of a slot */
+#define QF_OCCUPIED			UINT64CONST(1)
+#define QF_CONTINUATION		UINT64CONST(2)
+#define QF_SHIFTED			UINT64CONST(4)
+#define QF_META				UINT64CONST(7)
+
+typedef struct QuotientFilter
+{
+	BfHeader	hdr;			/* common header, 24 bytes */
+	uint8		q;				/* quotient bits: 2^q slots */
+	uint8		r;				/* remainder bits */
+	uint16		reserved1;		/* 0 */
+	uint32		reserved2;		/* 0 */
+	uint64		nentries;		/* LE: stored fingerprints */
+	uint8		slots[FLEXIBLE_ARRAY_MEMBER];
+} QuotientFilter;
+
+#define QF_HDRSZ	offsetof(QuotientFilter, slots)
+
+StaticAssertDecl(offsetof(QuotientFilter, slots) == 40, "quotientfilter header must be 40 bytes");
+
+/* A filter's slot table opened for work */
+typedef struct QfTable
+{
+	uint8	   *data;
+	uint64		nslots;
+	uint64		mask;			/* nslots - 1 */
+	int			q;
+	int			r;
+	int			w;				/* bits per slot: r + 3 */
+	uint64		rmask;			/* r low bits */
+	uint64		wmask;			/* w low bits */
+} QfTable;
+
+/* Payload bytes of a table of 2^q slots of r-bit remainders */
+static Size
+QfPayloadSize(int q, int r)
+{
+	return (Size) ((((UINT64CONST(1) << q) * (uint64) (r + 3)) + 63) / 64) * 8;
+}
+
+/* Payload bytes as a double, for the size check before allocating */
+static double
+QfPayloadSizeD(int q, int r)
+{
+	return ceil(ldexp(1.0, q) * (double) (r + 3) / 64.0) * 8.0;
+}
+
+/* Set up a table view of a filter */
+static void
+QfOpen(QfTable *t, const QuotientFilter *qf)
+{
+	t->data = (uint8 *) qf->slots;
+	t->q = qf->q;
+	t->r = qf->r;
+	t->w = qf->r + 3;
+	t->nslots = UINT64CONST(1) << qf->q;
+	t->mask = t->nslots - 1;
+	t->rmask = (UINT64CONST(1) << t->r) - 1;
+	t->wmask = t->w == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << t->w) - 1;
+}
+
+/* Read a little-endian 64-bit word */
+static inline uint64
+QfLoad(const uint8 *p)
+{
+	uint64		v;
+
+	memcpy(&v, p, 8);
+	return BfGet64(v);
+}
+
+/* Write a little-endian 64-bit word */
+static inline void
+QfStore(uint8 *p, uint64 v)
+{
+	v = BfPut64(v);
+	memcpy(p, &v, 8);
+}
+
+/* The w-bit field of slot i */
+static inline uint64
+QfGet(const QfTable *t, uint64 i)
+{
+	uint64		bit = i * (uint64) t->w;
+	const uint8 *p = t->data + (bit >> 6) * 8;
+	int			sh = (int) (bit & 63);
+	uint64		v = QfLoad(p) >> sh;
+
+	if (sh + t->w > 64)
+		v |= QfLoad(p + 8) << (64 - sh);
+	return v & t->wmask;
+}
+
+/* Overwrite the w-bit field of slot i */
+static inline void
+QfSet(QfTable *t, uint64 i, uint64 v)
+{
+	uint64		bit = i * (uint64) t->w;
+	uint8	   *p = t->data + (bit >> 6) * 8;
+	int			sh = (int) (bit & 63);
+	uint64		word = QfLoad(p);
+
+	word = (word & ~(t->wmask << sh)) | (v << sh);
+	QfStore(p, word);
+	if (sh + t->w > 64)
+	{
+		int			done = 64 - sh;
+		uint64		himask = t->wmask >> done;
+
+		word = QfLoad(p + 8);
+		word = (word & ~himask) | (v >> done);
+		QfStore(p + 8, word);
+	}
+}
+
+/* Next and previous slot, wrapping around the end of the table */
+static inline uint64
+QfNext(const QfTable *t, uint64 i)
+{
+	return (i + 1) & t->mask;
+}
+
+static inline uint64
+QfPrev(const QfTable *t, uint64 i)
+{
+	return (i - 1) & t->mask;
+}
+
+/* A walk that does not end means the metadata is inconsistent */
+static void
+QfLoopGuard(const QfTable *t, uint64 *steps)
+{
+	if (++(*steps) > 4 * t->nslots + 4)
+		BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
+}
+
+/* Check q and r given by a user, raising 22023 */
+static void
+QfCheckParams(int64 q, int64 r)
+{
+	if (q < QF_MIN_Q || q > QF_MAX_Q)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of quotient bits q must be between %d and %d", QF_MIN_Q, QF_MAX_Q),
+				 errdetail("q = " INT64_FORMAT " was given.", q),
+				 errhint("Use quotientfilter_empty(capacity, fpr) to have q and r computed.")));
+	if (r < QF_MIN_R || r > QF_MAX_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of remainder bits r must be between %d and %d", QF_MIN_R, QF_MAX_R),
+				 errdetail("r = " INT64_FORMAT " was given.", r),
+				 errhint("Use quotientfilter_empty(capacity, fpr) to have q and r computed.")));
+	if (q + r > QF_MAX_P)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fingerprint length q + r must be at most %d bits", QF_MAX_P),
+				 errdetail("q = " INT64_FORMAT " and r = " INT64_FORMAT " were given.", q, r),
+				 errhint("Fingerprints are taken from a 64-bit hash.")));
+}
+
+/* A new empty filter, after the size check (54000) */
+static QuotientFilter *
+QfNew(int q, int r, uint64 seed)
+{
+	Size		size;
+	QuotientFilter *qf;
+
+	QfCheckParams(q, r);
+	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(q, r));
+	size = QF_HDRSZ + QfPayloadSize(q, r);
+	qf = palloc0(size);
+	BfInitHeader(&qf->hdr, size, BF_KIND_QUOTIENTFILTER, seed);
+	qf->q = (uint8) q;
+	qf->r = (uint8) r;
+	return qf;
+}
+
+/* Number of stored fingerprints */
+static inline uint64
+QfEntries(const QuotientFilter *qf)
+{
+	return BfGet64(qf->nentries);
+}
+
+static inline void
+QfSetEntries(QuotientFilter *qf, uint64 n)
+{
+	qf->nentries = BfPut64(n);
+}
+
+/* Most entries before an add grows the table: floor(QF_MAX_LOAD * 2^q), at least 1 */
+static uint64
+QfMaxEntries(int q)
+{
+	double		m = floor(QF_MAX_LOAD * ldexp(1.0, q));
+
+	return m < 1.0 ? 1 : (uint64) m;
+}
+
+/*
+ * q and r for capacity elements at false-positive rate fpr.  The smallest
+ * q with capacity <= QF_MAX_LOAD * 2^q, and the smallest fingerprint length
+ * p with capacity / 2^p <= fpr (the false-positive rate of n distinct
+ * fingerprints is n / 2^p), r = p - q, at least 1.
+ */
+static void
+QfSizeFor(int64 capacity, double fpr, int *q, int *r)
+{
+	int			qq = QF_MIN_Q,
+				p = 1;
+
+	BfCheckCapacityFpr(capacity, fpr);
+	while (qq < QF_MAX_Q && QF_MAX_LOAD * ldexp(1.0, qq) < (double) capacity)
+		qq++;
+	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(qq, QF_MIN_R));
+	while (p < QF_MAX_P && (double) capacity > fpr * ldexp(1.0, p))
+		p++;
+	if ((double) capacity > fpr * ldexp(1.0, p))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("false-positive rate %g is too small for %d-bit fingerprints", fpr, QF_MAX_P),
+				 errdetail("capacity / 2^64 must not exceed the false-positive rate."),
+				 errhint("Ask for a larger false-positive rate.")));
+	if (p - qq < QF_MIN_R)
+		p = qq + QF_MIN_R;
+	if (p > QF_MAX_P)
+	{
+		qq = QF_MAX_P - QF_MIN_R;
+		p = QF_MAX_P;
+	}
+	if (p - qq > QF_MAX_R)
+		qq = p - QF_MAX_R;
+	*q = qq;
+	*r = p - qq;
+}
+
+/* Describe a filter's parameters for error messages */
+static char *
+QfParamString(const QuotientFilter *qf)
+{
+	return psprintf("q=%d, r=%d (fingerprint bits p=%d), seed=" INT64_FORMAT,
+					qf->q, qf->r, qf->q + qf->r, (int64) BfGet64(qf->hdr.seed));
+}
+
+/*
+ * Cheap structural check run on every datum a function receives: header,
+ * parameter ranges, a size that matches q and r, and a plausible entry
+ * count.  Input functions add the full check of the slots (QfValidate).
+ */
+static void
+QfCheck(const QuotientFilter *qf, Size size)
+{
+	BfValidateHeader(QF_TYPNAME, (const struct varlena *) qf, BF_KIND_QUOTIENTFILTER, QF_HDRSZ);
+	if (qf->q < QF_MIN_Q || qf->q > QF_MAX_Q)
+		BfCorrupt(QF_TYPNAME, "q = %u is out of range.", qf->q);
+	if (qf->r < QF_MIN_R || qf->r > QF_MAX_R || qf->q + qf->r > QF_MAX_P)
+		BfCorrupt(QF_TYPNAME, "r = %u is out of range for q = %u.", qf->r, qf->q);
+	if (qf->reserved1 != 0 || qf->reserved2 != 0)
+		BfCorrupt(QF_TYPNAME, "The reserved header fields are not zero.");
+	if ((double) size != (double) QF_HDRSZ + QfPayloadSizeD(qf->q, qf->r))
+		BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but q = %u and r = %u need %.0f.",
+				  size, qf->q, qf->r, (double) QF_HDRSZ + QfPayloadSizeD(qf->q, qf->r));
+	if (QfEntries(qf) > (UINT64CONST(1) << qf->q))
+		BfCorrupt(QF_TYPNAME, "The entry count " UINT64_FORMAT " exceeds the %llu slots.",
+				  QfEntries(qf), (unsigned long long) (UINT64CONST(1) << qf->q));
+}
+
+/* The first slot that is empty or holds an element in its canonical slot */
+static bool
+QfWalkStart(const QfTable *t, uint64 *start)
+{
+	uint64		i;
+
+	for (i = 0; i < t->nslots; i++)
+		if ((QfGet(t, i) & QF_SHIFTED) == 0)
+		{
+			*start = i;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Full check of a value from outside: walk the whole table and verify the
+ * run and cluster structure that every algorithm relies on.  Walking from
+ * a slot that is empty or holds an unshifted element, each slot whose
+ * is_occupied bit is set queues its quotient; each run head (an element
+ * without is_continuation) takes the oldest queued quotient and must be
+ * shifted exactly when it is not in that quotient's slot; continuations
+ * follow an element, are shifted and keep the run sorted; an empty slot
+ * has no remainder bits and no quotient waiting for a run; and the
+ * elements counted match the header.
+ */
+static void
+QfValidate(const QuotientFilter *qf)
+{
+	QfTable		t;
+	uint64		start,
+				step,
+				pending = 0,
+				qcur,
+				count = 0,
+				lastrem = 0;
+	bool		in_run = false;
+	Size		used_bits,
+				total_bits,
+				b;
+
+	QfCheck(qf, VARSIZE(qf));
+	QfOpen(&t, qf);
+
+	/* padding bits beyond the last slot */
+	used_bits = (Size) t.nslots * t.w;
+	total_bits = QfPayloadSize(t.q, t.r) * 8;
+	for (b = used_bits; b < total_bits; b++)
+		if (t.data[b >> 3] & (1 << (b & 7)))
+			BfCorrupt(QF_TYPNAME, "Bits beyond the last slot are set.");
+
+	if (!QfWalkStart(&t, &start))
+		BfCorrupt(QF_TYPNAME, "Every slot is marked is_shifted, so no cluster has a start.");
+	qcur = QfPrev(&t, start);
+	for (step = 0; step < t.nslots; step++)
+	{
+		uint64		i = (start + step) & t.mask;
+		uint64		v = QfGet(&t, i);
+		uint64		rem = v >> 3;
+
+		if (v & QF_OCCUPIED)
+			pending++;
+		if ((v & QF_META) == 0)
+		{
+			if (rem != 0)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " is empty but has remainder bits set.", i);
+			if (pending != 0)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " is empty while " UINT64_FORMAT " quotient(s) marked is_occupied have no run yet.",
+						  i, pending);
+			in_run = false;
+			continue;
+		}
+		count++;
+		if ((v & QF_CONTINUATION) == 0)
+		{
+			if (pending == 0)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " starts a run, but no quotient marked is_occupied is waiting for one.", i);
+			do
+				qcur = QfNext(&t, qcur);
+			while ((QfGet(&t, qcur) & QF_OCCUPIED) == 0);
+			pending--;
+			if ((v & QF_SHIFTED) && qcur == i)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " holds the head of its own run but is marked is_shifted.", i);
+			if (!(v & QF_SHIFTED) && qcur != i)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " holds the run of quotient " UINT64_FORMAT " but is not marked is_shifted.",
+						  i, qcur);
+			in_run = true;
+		}
+		else
+		{
+			if (!in_run)
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " is marked is_continuation but no run precedes it.", i);
+			if (!(v & QF_SHIFTED))
+				BfCorrupt(QF_TYPNAME, "Slot " UINT64_FORMAT " continues a run but is not marked is_shifted.", i);
+			if (rem < lastrem)
+				BfCorrupt(QF_TYPNAME, "The run ending at slot " UINT64_FORMAT " is not sorted.", i);
+		}
+		lastrem = rem;
+	}
+	if (pending != 0)
+		BfCorrupt(QF_TYPNAME, UINT64_FORMAT " quotient(s) are marked is_occupied but have no run.", pending);
+	if (count != QfEntries(qf))
+		BfCorrupt(QF_TYPNAME, "The header says " UINT64_FORMAT " entries, but the slots hold " UINT64_FORMAT ".",
+				  QfEntries(qf), count);
+}
+
+/* The filter argument argno, detoasted and checked */
+static QuotientFilter *
+QfGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	QuotientFilter *qf = (QuotientFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	QfCheck(qf, VARSIZE(qf));
+	return qf;
+}
+
+/* ---------------------------------------------------------------------
+ * The table algorithms (Bender et al. 2012; doc/design.md)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The slot where the run of quotient fq starts (or would start): walk back
+ * to the start of the cluster, then forward, skipping one run for each
+ * occupied quotient before fq.
+ */
+static uint64
+QfRunStart(const QfTable *t, uint64 fq)
+{
+	uint64		b = fq,
+				s,
+				steps = 0;
+
+	while (QfGet(t, b) & QF_SHIFTED)
+	{
+		b = QfPrev(t, b);
+		QfLoopGuard(t, &steps);
+	}
+	s = b;
+	while (b != fq)
+	{
+		do
+		{
+			s = QfNext(t, s);
+			QfLoopGuard(t, &steps);
+		} while (QfGet(t, s) & QF_CONTINUATION);
+		do
+		{
+			b = QfNext(t, b);
+			QfLoopGuard(t, &steps);
+		} while ((QfGet(t, b) & QF_OCCUPIED) == 0);
+	}
+	return s;
+}
+
+/* Whether the fingerprint (fq, fr) is stored */
+static bool
+QfLookup(const QfTable *t, uint64 fq, uint64 fr)
+{
+	uint64		s,
+				steps = 0;
+
+	if ((QfGet(t, fq) & QF_OCCUPIED) == 0)
+		return false;
+	s = QfRunStart(t, fq);
+	do
+	{
+		uint64		rem = QfGet(t, s) >> 3;
+
+		if (rem == fr)
+			return true;
+		if (rem > fr)
+			return false;
+		s = QfNext(t, s);
+		QfLoopGuard(t, &steps);
+	} while (QfGet(t, s) & QF_CONTINUATION);
+	return false;
+}
+
+/*
+ * Put element bits elem into slot pos and shift the following elements of
+ * the cluster one slot right, up to the first empty slot.  Shifted elements
+ * get is_shifted; is_occupied bits stay with their slots.  If
+ * mark_continuation, the element displaced from pos (the old head of a
+ * run that elem now heads) becomes a continuation.
+ */
+static void
+QfShiftInsert(QfTable *t, uint64 pos, uint64 elem, bool mark_continuation)
+{
+	uint64		i = pos,
+				steps = 0;
+
+	for (;;)
+	{
+		uint64		v = QfGet(t, i);
+
+		QfSet(t, i, elem | (v & QF_OCCUPIED));
+		if ((v & QF_META) == 0)
+			break;
+		elem = (v & ~QF_OCCUPIED) | QF_SHIFTED;
+		if (mark_continuation)
+		{
+			elem |= QF_CONTINUATION;
+			mark_continuation = false;
+		}
+		i = QfNext(t, i);
+		QfLoopGuard(t, &steps);
+	}
+}
+
+/*
+ * Insert the fingerprint (fq, fr).  The caller makes sure a slot is free.
+ * The remainder goes to its sorted place in the run of fq (before equal
+ * remainders), creating the run after the runs of the smaller quotients of
+ * the cluster if fq had none.
+ */
+static void
+QfInsert(QfTable *t, uint64 fq, uint64 fr)
+{
+	uint64		v = QfGet(t, fq);
+	uint64		s,
+				pos,
+				steps = 0;
+	bool		run_existed = (v & QF_OCCUPIED) != 0;
+	bool		head = true;
+
+	if ((v & QF_META) == 0)
+	{
+		QfSet(t, fq, (fr << 3) | QF_OCCUPIED);
+		return;
+	}
+	QfSet(t, fq, v | QF_OCCUPIED);
+	s = QfRunStart(t, fq);
+	pos = s;
+	if (run_existed)
+	{
+		do
+		{
+			if ((QfGet(t, pos) >> 3) >= fr)
+				break;
+			pos = QfNext(t, pos);
+			head = false;
+			QfLoopGuard(t, &steps);
+		} while (QfGet(t, pos) & QF_CONTINUATION);
+	}
+	QfShiftInsert(t, pos,
+				  (fr << 3) | (head ? 0 : QF_CONTINUATION) | (pos != fq ? QF_SHIFTED : 0),
+				  head && run_existed);
+}
+
+/*
+ * Remove one copy of the fingerprint (fq, fr); false if it is not stored.
+ * The following elements of the cluster move one slot left: a run head
+ * that reaches its quotient's slot loses is_shifted, the successor of a
+ * removed run head becomes the head, and a run that becomes empty clears
+ * its quotient's is_occupied.
+ */
+static bool
+QfDelete(QfTable *t, uint64 fq, uint64 fr)
+{
+	uint64		s,
+				pos,
+				i,
+				curq,
+				steps = 0;
+	bool		head;
+
+	if ((QfGet(t, fq) & QF_OCCUPIED) == 0)
+		return false;
+	s = QfRunStart(t, fq);
+	pos = s;
+	for (;;)
+	{
+		uint64		rem = QfGet(t, pos) >> 3;
+
+		if (rem == fr)
+			break;
+		if (rem > fr)
+			return false;
+		pos = QfNext(t, pos);
+		QfLoopGuard(t, &steps);
+		if ((QfGet(t, pos) & QF_CONTINUATION) == 0)
+			return false;
+	}
+
+	head = (pos == s);
+	if (head && (QfGet(t, QfNext(t, pos)) & QF_CONTINUATION) == 0)
+		QfSet(t, fq, QfGet(t, fq) & ~QF_OCCUPIED);
+
+	curq = fq;
+	i = pos;
+	for (;;)
+	{
+		uint64		j = QfNext(t, i);
+		uint64		v = QfGet(t, j);
+		uint64		elem;
+
+		if ((v & QF_SHIFTED) == 0)
+		{
+			/* empty, or the start of the next cluster: i becomes empty */
+			QfSet(t, i, QfGet(t, i) & QF_OCCUPIED);
+			break;
+		}
+		if ((v & QF_CONTINUATION) == 0)
+		{
+			/* j heads the run of the next occupied quotient */
+			do
+			{
+				curq = QfNext(t, curq);
+				QfLoopGuard(t, &steps);
+			} while ((QfGet(t, curq) & QF_OCCUPIED) == 0);
+			elem = (v & ~QF_META) | (i != curq ? QF_SHIFTED : 0);
+		}
+		else if (head)
+			elem = (v & ~QF_META) | (i != fq ? QF_SHIFTED : 0);
+		else
+			elem = v & ~QF_OCCUPIED;
+		head = false;
+		QfSet(t, i, elem | (QfGet(t, i) & QF_OCCUPIED));
+		i = j;
+		QfLoopGuard(t, &steps);
+	}
+	return true;
+}
+
+/*
+ * Iterator over the stored fingerprints in ascending order (duplicates
+ * repeated).  The walk starts at a slot that is empty or holds an unshifted
+ * element, so quotients come in the order start .. 2^q - 1, 0 .. start - 1;
+ * a first pass yields the wrapped quotients (< start), a second the rest.
+ */
+typedef struct QfIter
+{
+	const QfTable *t;
+	uint64		start;
+	int			phase;			/* 0: quotients < start, 1: the rest, 2: done */
+	uint64		step;
+	uint64		qcur;
+	uint64		curq;
+} QfIter;
+
+/* Begin iterating */
+static void
+QfIterInit(QfIter *it, const QfTable *t)
+{
+	it->t = t;
+	if (!QfWalkStart(t, &it->start))
+		BfCorrupt(QF_TYPNAME, "Every slot is marked is_shifted, so no cluster has a start.");
+	it->phase = it->start == 0 ? 1 : 0;
+	it->step = 0;
+	it->qcur = QfPrev(t, it->start);
+	it->curq = 0;
+}
+
+/* Next fingerprint, false at the end */
+static bool
+QfIterNext(QfIter *it, uint64 *fingerprint)
+{
+	const QfTable *t = it->t;
+
+	while (it->phase < 2)
+	{
+		uint64		v;
+
+		if (it->step == t->nslots)
+		{
+			it->phase++;
+			it->step = 0;
+			it->qcur = QfPrev(t, it->start);
+			continue;
+		}
+		v = QfGet(t, (it->start + it->step) & t->mask);
+		it->step++;
+		if ((v & QF_META) == 0)
+			continue;
+		if ((v & QF_CONTINUATION) == 0)
+		{
+			uint64		steps = 0;
+
+			do
+			{
+				it->qcur = QfNext(t, it->qcur);
+				QfLoopGuard(t, &steps);
+			} while ((QfGet(t, it->qcur) & QF_OCCUPIED) == 0);
+			it->curq = it->qcur;
+		}
+		if ((it->phase == 0) == (it->curq < it->start))
+		{
+			*fingerprint = (it->curq << t->r) | (v >> 3);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Building a table from fingerprints given in ascending order, in linear
+ * time: each run is written after the previous one or at its quotient's
+ * slot, whichever is later.  Runs that would pass the end of the table are
+ * inserted by QfInsert, which wraps them around.
+ */
+typedef struct QfBuilder
+{
+	QuotientFilter *qf;
+	QfTable		t;
+	uint64		w;				/* next free slot of the linear part */
+	uint64		lastq;
+	bool		has_last;
+	bool		overflow;
+	uint64		n;
+} QfBuilder;
+
+/* Start building into the empty filter qf */
+static void
+QfBuilderInit(QfBuilder *b, QuotientFilter *qf)
+{
+	b->qf = qf;
+	QfOpen(&b->t, qf);
+	b->w = 0;
+	b->lastq = 0;
+	b->has_last = false;
+	b->overflow = false;
+	b->n = 0;
+}
+
+/* Add the next fingerprint (not smaller than the previous one) */
+static void
+QfBuilderAdd(QfBuilder *b, uint64 f)
+{
+	QfTable    *t = &b->t;
+	uint64		fq = f >> t->r,
+				fr = f & t->rmask;
+
+	if (b->n >= t->nslots)
+		elog(ERROR, "quotient filter builder overflow");
+	if (!b->overflow)
+	{
+		bool		cont = b->has_last && fq == b->lastq;
+		uint64		pos = cont ? b->w : Max(b->w, fq);
+
+		if (pos < t->nslots)
+		{
+			if (!cont)
+				QfSet(t, fq, QfGet(t, fq) | QF_OCCUPIED);
+			QfSet(t, pos, (fr << 3) | (cont ? QF_CONTINUATION : 0) |
+				  (pos != fq ? QF_SHIFTED : 0) | (QfGet(t, pos) & QF_OCCUPIED));
+			b->w = pos + 1;
+			b->lastq = fq;
+			b->has_last = true;
+			b->n++;
+			return;
+		}
+		b->overflow = true;
+	}
+	QfInsert(t, fq, fr);
+	b->n++;
+}
+
+/* Finish: store the entry count */
+static void
+QfBuilderFinish(QfBuilder *b)
+{
+	QfSetEntries(b->qf, b->n);
+}
+
+/* A copy of qf with 2^newq slots (same fingerprints, p unchanged) */
+static QuotientFilter *
+QfRebuild(const QuotientFilter *qf, int newq)
+{
+	int			p = qf->q + qf->r;
+	QuotientFilter *res = QfNew(newq, p - newq, BfGet64(qf->hdr.seed));
+	QfTable		t;
+	QfIter		it;
+	QfBuilder	b;
+	uint64		f;
+
+	res->hdr.ninserts = qf->hdr.ninserts;
+	QfOpen(&t, qf);
+	QfIterInit(&it, &t);
+	QfBuilderInit(&b, res);
+	while (QfIterNext(&it, &f))
+		QfBuilderAdd(&b, f);
+	QfBuilderFinish(&b);
+	return res;
+}
+
+/*
+ * The quotient bits a filter of fingerprint length p needs for n entries:
+ * at least minq, grown while n passes the maximum load and remainder bits
+ * are left; 54000 if even then the table cannot hold them.
+ */
+static int
+QfQuotientFor(uint64 n, int minq, int p)
+{
+	int			q = minq;
+
+	while (n > QfMaxEntries(q) && p - q > QF_MIN_R)
+		q++;
+	if (n > (UINT64CONST(1) << q))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("quotient filter is full"),
+				 errdetail("A filter with %d-bit fingerprints and %d quotient bits has no remainder bits left to grow, and " UINT64_FORMAT " entries do not fit in its %llu slots.",
+						   p, q, n, (unsigned long long) (UINT64CONST(1) << q)),
+				 errhint("Build the filter with a larger capacity or a smaller false-positive rate.")));
+	return q;
+}
+
+/*
+ * Make room for one more entry: the filter itself, or a grown copy when the
+ * entry would pass the maximum load.
+ */
+static QuotientFilter *
+QfEnsureRoom(QuotientFilter *qf)
+{
+	int			q = QfQuotientFor(QfEntries(qf) + 1, qf->q, qf->q + qf->r);
+
+	if (q == qf->q)
+		return qf;
+	return QfRebuild(qf, q);
+}
+
+/* The p-bit fingerprint of a 64-bit hash: its top p bits */
+static inline uint64
+QfFingerprint(uint64 h, int p)
+{
+	return p == 64 ? h : h >> (64 - p);
+}
+
+/* Add a fingerprint, growing first if needed; returns the (new) filter */
+static QuotientFilter *
+QfAddFingerprint(QuotientFilter *qf, uint64 f)
+{
+	QfTable		t;
+
+	qf = QfEnsureRoom(qf);
+	QfOpen(&t, qf);
+	QfInsert(&t, f >> t.r, f & t.rmask);
+	QfSetEntries(qf, QfEntries(qf) + 1);
+	qf->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(qf->hdr.ninserts), 1));
+	return qf;
+}
+
+/* Add one element datum (not null); returns the (new) filter */
+static QuotientFilter *
+QfAddDatum(QuotientFilter *qf, BfHasher *h, Datum value)
+{
+	uint64		hash = BfHashDatum(h, value, BfGet64(qf->hdr.seed));
+
+	return QfAddFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
+}
+
+/* Remove one copy of a fingerprint; false if absent */
+static bool
+QfRemoveFingerprint(QuotientFilter *qf, uint64 f)
+{
+	QfTable		t;
+
+	QfOpen(&t, qf);
+	if (!QfDelete(&t, f >> t.r, f & t.rmask))
+		return false;
+	QfSetEntries(qf, QfEntries(qf) - 1);
+	return true;
+}
+
+/* Check a raw fingerprint given by a user against the filter's length */
+static uint64
+QfCheckFingerprint(const QuotientFilter *qf, int64 value)
+{
+	int			p = qf->q + qf->r;
+
+	if (p < 64 && (value < 0 || (uint64) value >= (UINT64CONST(1) << p)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fingerprint " INT64_FORMAT " does not fit in %d bits", value, p),
+				 errdetail("The filter has q = %d and r = %d, so fingerprints are between 0 and 2^%d - 1.",
+						   qf->q, qf->r, p),
+				 errhint("Give a fingerprint of q + r bits.")));
+	return (uint64) value;
+}
+
+/* Raise 22023 unless a and b can be merged: same p, seed and hash */
+static void
+QfCheckCompatible(const QuotientFilter *a, const QuotientFilter *b)
+{
+	if (a->q + a->r != b->q + b->r || a->hdr.seed != b->hdr.seed ||
+		a->hdr.hashalg != b->hdr.hashalg)
+		BfParamMismatch(QF_TYPNAME, QfParamString(a), QfParamString(b));
+}
+
+/*
+ * Merge two filters of equal fingerprint length and seed: the ascending
+ * fingerprint streams of both are merged into a new table of at least the
+ * larger q, grown so that the sum of the entries stays within the maximum
+ * load.  Linear in the slots of the three tables.
+ */
+static QuotientFilter *
+QfMerge(const QuotientFilter *a, const QuotientFilter *b)
+{
+	int			p = a->q + a->r;
+	uint64		n = QfEntries(a) + QfEntries(b);
+	int			q = QfQuotientFor(n, Max(a->q, b->q), p);
+	QuotientFilter *res = QfNew(q, p - q, BfGet64(a->hdr.seed));
+	QfTable		ta,
+				tb;
+	QfIter		ia,
+				ib;
+	QfBuilder	bld;
+	uint64		fa = 0,
+				fb = 0;
+	bool		hasa,
+				hasb;
+
+	QfOpen(&ta, a);
+	QfOpen(&tb, b);
+	QfIterInit(&ia, &ta);
+	QfIterInit(&ib, &tb);
+	QfBuilderInit(&bld, res);
+	hasa = QfIterNext(&ia, &fa);
+	hasb = QfIterNext(&ib, &fb);
+	while (hasa || hasb)
+	{
+		if (hasa && (!hasb || fa <= fb))
+		{
+			QfBuilderAdd(&bld, fa);
+			hasa = QfIterNext(&ia, &fa);
+		}
+		else
+		{
+			QfBuilderAdd(&bld, fb);
+			hasb = QfIterNext(&ib, &fb);
+		}
+	}
+	QfBuilderFinish(&bld);
+	res->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+	return res;
+}
+
+/* Statistics gathered by one walk over the table */
+typedef struct QfStats
+{
+	uint64		distinct;		/* distinct fingerprints */
+	uint64		runs;
+	uint64		clusters;
+	uint64		longest_cluster;
+} QfStats;
+
+/* One walk: distinct fingerprints, runs, clusters, longest cluster */
+static void
+QfGatherStats(const QuotientFilter *qf, QfStats *st)
+{
+	QfTable		t;
+	uint64		start,
+				step,
+				cur = 0,
+				lastrem = 0;
+	bool		prev_elem = false;
+
+	memset(st, 0, sizeof(*st));
+	QfOpen(&t, qf);
+	if (!QfWalkStart(&t, &start))
+		BfCorrupt(QF_TYPNAME, "Every slot is marked is_shifted, so no cluster has a start.");
+	for (step = 0; step < t.nslots; step++)
+	{
+		uint64		v = QfGet(&t, (start + step) & t.mask);
+		uint64		rem = v >> 3;
+
+		if (v & QF_OCCUPIED)
+			st->runs++;
+		if ((v & QF_META) == 0)
+		{
+			prev_elem = false;
+			continue;
+		}
+		if ((v & QF_SHIFTED) == 0)
+		{
+			st->clusters++;
+			cur = 0;
+		}
+		cur++;
+		st->longest_cluster = Max(st->longest_cluster, cur);
+		if (!((v & QF_CONTINUATION) && prev_elem && rem == lastrem))
+			st->distinct++;
+		lastrem = rem;
+		prev_elem = true;
+	}
+}
+
+/* False-positive rate of a filter: distinct fingerprints / 2^p */
+static double
+QfFprOf(const QuotientFilter *qf, uint64 distinct)
+{
+	return ldexp((double) distinct, -(qf->q + qf->r));
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * quotientfilter_in(cstring) RETURNS quotientfilter
+ */
+Datum
+quotientfilter_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	BfTextFields f;
+	uint64		q,
+				r,
+				n;
+	QuotientFilter *qf;
+	char	   *payload;
+
+	BfTextParse(QF_TYPNAME, str, &f);
+	q = BfTextGetUInt64(&f, "q", QF_MIN_Q, QF_MAX_Q);
+	r = BfTextGetUInt64(&f, "r", QF_MIN_R, QF_MAX_R);
+	n = BfTextGetUInt64(&f, "entries", 0, PG_UINT64_MAX);
+	if (q + r > QF_MAX_P)
+		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
+				  q, r, QF_MAX_P);
+	qf = QfNew((int) q, (int) r, f.seed);
+	payload = BfTextGetPayload(&f, "data", QfPayloadSize((int) q, (int) r));
+	BfTextFinish(&f);
+	memcpy(qf->slots, payload, QfPayloadSize((int) q, (int) r));
+	pfree(payload);
+	qf->hdr.ninserts = BfPut64(f.ninserts);
+	QfSetEntries(qf, n);
+	QfValidate(qf);
+	PG_RETURN_POINTER(qf);
+}
+
+/*
+ * quotientfilter_out(quotientfilter) RETURNS cstring
+ */
+Datum
+quotientfilter_out(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	BfTextBegin(&buf, QF_TYPNAME, &qf->hdr);
+	appendStringInfo(&buf, " q=%u r=%u entries=" UINT64_FORMAT, qf->q, qf->r, QfEntries(qf));
+	BfTextPayload(&buf, "data", qf->slots, QfPayloadSize(qf->q, qf->r));
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/*
+ * quotientfilter_recv(internal) RETURNS quotientfilter
+ */
+Datum
+quotientfilter_recv(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = (QuotientFilter *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
+
+	QfValidate(qf);
+	PG_RETURN_POINTER(qf);
+}
+
+/*
+ * quotientfilter_send(quotientfilter) RETURNS bytea
+ */
+Datum
+quotientfilter_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(BfSend((struct varlena *) QfGetArg(fcinfo, 0)));
+}
+
+/*
+ * quotientfilter_empty(capacity bigint, fpr float8, seed bigint)
+ *		An empty filter sized for capacity elements at false-positive rate fpr.
+ */
+Datum
+quotientfilter_empty(PG_FUNCTION_ARGS)
+{
+	int			q,
+				r;
+
+	QfSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &q, &r);
+	PG_RETURN_POINTER(QfNew(q, r, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * quotientfilter_create(q integer, r integer, seed bigint)
+ *		An empty filter with explicit quotient and remainder bits.
+ */
+Datum
+quotientfilter_create(PG_FUNCTION_ARGS)
+{
+	int32		q = PG_GETARG_INT32(0);
+	int32		r = PG_GETARG_INT32(1);
+
+	QfCheckParams(q, r);
+	PG_RETURN_POINTER(QfNew(q, r, (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * quotientfilter_add(quotientfilter, anynonarray) RETURNS quotientfilter
+ *		A copy of the filter with the element added (grown past the maximum
+ *		load); a NULL element leaves the filter as it is.
+ */
+Datum
+quotientfilter_add(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+	QfCheck(qf, VARSIZE(qf));
+	PG_RETURN_POINTER(QfAddDatum(qf, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1)));
+}
+
+/*
+ * quotientfilter_add(quotientfilter, anyarray) RETURNS quotientfilter
+ *		A copy of the filter with every non-null array element added.
+ */
+Datum
+quotientfilter_add_array(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+	QfCheck(qf, VARSIZE(qf));
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			qf = QfAddDatum(qf, h, value);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(qf);
+}
+
+/*
+ * quotientfilter_remove(quotientfilter, anynonarray) RETURNS quotientfilter
+ *		A copy of the filter with one copy of the element's fingerprint
+ *		removed (unchanged if it is not there).
+ */
+Datum
+quotientfilter_remove(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf;
+	uint64		hash;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+	QfCheck(qf, VARSIZE(qf));
+	hash = BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(qf->hdr.seed));
+	QfRemoveFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
+	PG_RETURN_POINTER(qf);
+}
+
+/*
+ * quotientfilter_remove(quotientfilter, anyarray) RETURNS quotientfilter
+ *		A copy of the filter with each non-null array element removed once.
+ */
+Datum
+quotientfilter_remove_array(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+	QfCheck(qf, VARSIZE(qf));
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			QfRemoveFingerprint(qf, QfFingerprint(BfHashDatum(h, value, BfGet64(qf->hdr.seed)),
+												  qf->q + qf->r));
+	array_free_iterator(it);
+	PG_RETURN_POINTER(qf);
+}
+
+/* Probe the filter argument fargno for the element argument eargno */
+static bool
+QfProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
+{
+	BfFilterRef ref;
+	const QuotientFilter *qf;
+	QfTable		t;
+	uint64		f;
+	BfHasher   *h = BfGetHasher(fcinfo, eargno);
+
+	/* headsize VARHDRSZ: whole-value detoast, cached for the query */
+	BfOpenFilter(fcinfo, fargno, VARHDRSZ, &ref);
+	qf = (const QuotientFilter *) ref.full;
+	QfCheck(qf, ref.total);
+	QfOpen(&t, qf);
+	f = QfFingerprint(BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)),
+					  qf->q + qf->r);
+	return QfLookup(&t, f >> t.r, f & t.rmask);
+}
+
+/*
+ * quotientfilter_contains(quotientfilter, anynonarray) RETURNS bool	(@>)
+ *		Whether the element may be in the filter (false means: certainly not).
+ */
+Datum
+quotientfilter_contains(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(QfProbe(fcinfo, 0, 1));
+}
+
+/*
+ * quotientfilter_contained(anynonarray, quotientfilter) RETURNS bool	(<@)
+ */
+Datum
+quotientfilter_contained(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(QfProbe(fcinfo, 1, 0));
+}
+
+/*
+ * quotientfilter_add_fingerprint(quotientfilter, bigint) RETURNS quotientfilter
+ *		A copy with a raw p-bit fingerprint inserted (for worked examples and
+ *		clients that hash themselves).
+ */
+Datum
+quotientfilter_add_fingerprint(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+
+	QfCheck(qf, VARSIZE(qf));
+	PG_RETURN_POINTER(QfAddFingerprint(qf, QfCheckFingerprint(qf, PG_GETARG_INT64(1))));
+}
+
+/*
+ * quotientfilter_remove_fingerprint(quotientfilter, bigint) RETURNS quotientfilter
+ *		A copy with one copy of a raw fingerprint removed.
+ */
+Datum
+quotientfilter_remove_fingerprint(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+
+	QfCheck(qf, VARSIZE(qf));
+	QfRemoveFingerprint(qf, QfCheckFingerprint(qf, PG_GETARG_INT64(1)));
+	PG_RETURN_POINTER(qf);
+}
+
+/*
+ * quotientfilter_contains_fingerprint(quotientfilter, bigint) RETURNS bool
+ *		Whether a raw fingerprint is stored.
+ */
+Datum
+quotientfilter_contains_fingerprint(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	uint64		f = QfCheckFingerprint(qf, PG_GETARG_INT64(1));
+	QfTable		t;
+
+	QfOpen(&t, qf);
+	PG_RETURN_BOOL(QfLookup(&t, f >> t.r, f & t.rmask));
+}
+
+/*
+ * quotientfilter_union(quotientfilter, quotientfilter) RETURNS quotientfilter (|)
+ *		Merge of two filters with the same fingerprint length and seed.
+ */
+Datum
+quotientfilter_union(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *a = QfGetArg(fcinfo, 0);
+	QuotientFilter *b = QfGetArg(fcinfo, 1);
+
+	QfCheckCompatible(a, b);
+	PG_RETURN_POINTER(QfMerge(a, b));
+}
+
+/*
+ * quotientfilter_resize(quotientfilter, q integer) RETURNS quotientfilter
+ *		The same fingerprints in a table of 2^q slots: bits move between
+ *		quotient and remainder, nothing is rehashed.
+ */
+Datum
+quotientfilter_resize(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	int32		q = PG_GETARG_INT32(1);
+	int			p = qf->q + qf->r;
+	uint64		n = QfEntries(qf);
+
+	if (q < QF_MIN_Q)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of quotient bits q must be at least %d", QF_MIN_Q),
+				 errdetail("q = %d was given.", q)));
+	if (q > p - QF_MIN_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot resize quotientfilter to q = %d: no remainder bits left to move", q),
+				 errdetail("The fingerprints have %d bits, so q can be at most %d (leaving %d remainder bit).",
+						   p, p - QF_MIN_R, QF_MIN_R),
+				 errhint("Build a new filter with a smaller false-positive rate to get longer fingerprints.")));
+	if (q < 63 && n > (UINT64CONST(1) << q))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot shrink quotientfilter to q = %d: " UINT64_FORMAT " entries do not fit in %llu slots",
+						q, n, (unsigned long long) (UINT64CONST(1) << q)),
+				 errhint("Choose q with 2^q at least the number of entries (quotientfilter_cardinality).")));
+	if (q == qf->q)
+		PG_RETURN_POINTER(BfCopyDatum((struct varlena *) qf));
+	PG_RETURN_POINTER(QfRebuild(qf, q));
+}
+
+/* Same parameters, entries and slots (the insert counter is not compared) */
+static bool
+QfEqual(const QuotientFilter *a, const QuotientFilter *b)
+{
+	return a->q == b->q && a->r == b->r && a->hdr.seed == b->hdr.seed &&
+		a->hdr.hashalg == b->hdr.hashalg && a->nentries == b->nentries &&
+		memcmp(a->slots, b->slots, QfPayloadSize(a->q, a->r)) == 0;
+}
+
+/*
+ * quotientfilter_eq(quotientfilter, quotientfilter) RETURNS bool	(=)
+ */
+Datum
+quotientfilter_eq(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(QfEqual(QfGetArg(fcinfo, 0), QfGetArg(fcinfo, 1)));
+}
+
+/*
+ * quotientfilter_ne(quotientfilter, quotientfilter) RETURNS bool	(<>)
+ */
+Datum
+quotientfilter_ne(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(!QfEqual(QfGetArg(fcinfo, 0), QfGetArg(fcinfo, 1)));
+}
+
+/*
+ * quotientfilter_cardinality(quotientfilter) RETURNS bigint
+ *		The exact number of stored fingerprints.
+ */
+Datum
+quotientfilter_cardinality(PG_FUNCTION_ARGS)
+{
+	uint64		n = QfEntries(QfGetArg(fcinfo, 0));
+
+	PG_RETURN_INT64((int64) n);
+}
+
+/*
+ * quotientfilter_fpr(quotientfilter) RETURNS float8
+ *		False-positive rate now: distinct fingerprints / 2^(q + r).
+ */
+Datum
+quotientfilter_fpr(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	QfStats		st;
+
+	QfGatherStats(qf, &st);
+	PG_RETURN_FLOAT8(QfFprOf(qf, st.distinct));
+}
+
+/*
+ * quotientfilter_info(quotientfilter) RETURNS record
+ *		Every parameter, the size, the load and the estimates.
+ */
+Datum
+quotientfilter_info(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	uint64		nslots = UINT64CONST(1) << qf->q;
+	uint64		n = QfEntries(qf);
+	uint64		ins = BfGet64(qf->hdr.ninserts);
+	QfStats		st;
+	Datum		values[19];
+	bool		nulls[19] = {0};
+
+	QfGatherStats(qf, &st);
+	values[0] = Int32GetDatum(qf->hdr.version);
+	values[1] = CStringGetTextDatum("xxh3");
+	values[2] = Int64GetDatum((int64) BfGet64(qf->hdr.seed));
+	values[3] = Int32GetDatum(qf->q);
+	values[4] = Int32GetDatum(qf->r);
+	values[5] = Int32GetDatum(qf->q + qf->r);
+	values[6] = Int64GetDatum((int64) nslots);
+	values[7] = Int64GetDatum((int64) n);
+	values[8] = Int64GetDatum((int64) st.distinct);
+	values[9] = Int64GetDatum(ins > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) ins);
+	values[10] = Float8GetDatum((double) n / (double) nslots);
+	values[11] = Float8GetDatum(QF_MAX_LOAD);
+	values[12] = Int64GetDatum((int64) st.runs);
+	values[13] = Int64GetDatum((int64) st.clusters);
+	values[14] = Int64GetDatum((int64) st.longest_cluster);
+	values[15] = Int64GetDatum((int64) VARSIZE(qf));
+	if (n > 0)
+		values[16] = Float8GetDatum((double) VARSIZE(qf) * 8.0 / (double) n);
+	else
+		nulls[16] = true;
+	values[17] = Float8GetDatum(QfFprOf(qf, st.distinct));
+	values[18] = Float8GetDatum(QF_MAX_LOAD * ldexp(1.0, -qf->r));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 19));
+}
+
+/* State of quotientfilter_fingerprints across calls */
+typedef struct QfFingerprintsState
+{
+	QuotientFilter *qf;
+	QfTable		t;
+	QfIter		it;
+} QfFingerprintsState;
+
+/*
+ * quotientfilter_fingerprints(quotientfilter) RETURNS SETOF bigint
+ *		The stored fingerprints in ascending (unsigned) order, duplicates
+ *		repeated.
+ */
+Datum
+quotientfilter_fingerprints(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	QfFingerprintsState *st;
+	uint64		f;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		MemoryContext old;
+		QuotientFilter *qf;
+
+		funcctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		qf = (QuotientFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
+		QfCheck(qf, VARSIZE(qf));
+		st = palloc(sizeof(QfFingerprintsState));
+		st->qf = qf;
+		QfOpen(&st->t, qf);
+		QfIterInit(&st->it, &st->t);
+		funcctx->user_fctx = st;
+		MemoryContextSwitchTo(old);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	st = (QfFingerprintsState *) funcctx->user_fctx;
+	if (QfIterNext(&st->it, &f))
+		SRF_RETURN_NEXT(funcctx, Int64GetDatum((int64) f));
+	SRF_RETURN_DONE(funcctx);
+}
+
+/*
+ * quotientfilter_slots(quotientfilter) RETURNS TABLE(slot bigint,
+ *		remainder varbit, is_occupied bool, is_continuation bool,
+ *		is_shifted bool)
+ *		Every slot with a metadata bit set, for inspection.
+ */
+Datum
+quotientfilter_slots(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	QuotientFilter *qf = QfGetArg(fcinfo, 0);
+	QfTable		t;
+	uint64		i;
+	char	   *bits;
+
+	InitMaterializedSRF(fcinfo, 0);
+	QfOpen(&t, qf);
+	bits = palloc(t.r + 1);
+	for (i = 0; i < t.nslots; i++)
+	{
+		uint64		v = QfGet(&t, i);
+		Datum		values[5];
+		bool		nulls[5] = {0};
+		int			b;
+
+		if ((v & QF_META) == 0)
+			continue;
+		for (b = 0; b < t.r; b++)
+			bits[b] = ((v >> 3) >> (t.r - 1 - b)) & 1 ? '1' : '0';
+		bits[t.r] = '\0';
+		values[0] = Int64GetDatum((int64) i);
+		values[1] = DirectFunctionCall3(varbit_in, CStringGetDatum(bits),
+										ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+		values[2] = BoolGetDatum((v & QF_OCCUPIED) != 0);
+		values[3] = BoolGetDatum((v & QF_CONTINUATION) != 0);
+		values[4] = BoolGetDatum((v & QF_SHIFTED) != 0);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * quotientfilter_agg_trans(quotientfilter, anynonarray [, capacity, fpr])
+ *		Aggregate transition: add the element to the state, creating it on
+ *		the first row and growing it past the maximum load.  NULL elements
+ *		are skipped.
+ */
+Datum
+quotientfilter_agg_trans(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *state;
+	MemoryContext aggcontext = BfAggContext(fcinfo);
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+		int			q,
+					r;
+		MemoryContext old;
+
+		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+		QfSizeFor(capacity, fpr, &q, &r);
+		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
+		state = QfNew(q, r, 0);
+		MemoryContextSwitchTo(old);
+	}
+	else
+		state = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+
+	/*
+	 * A grown state is a new datum in the current context; the executor
+	 * copies it into the aggregate context and frees the old state.
+	 */
+	if (!PG_ARGISNULL(1))
+		state = QfAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(state);
+}
+
+/*
+ * quotientfilter_agg_final(quotientfilter [, anynonarray, bigint, float8])
+ *		The state, or over no rows an empty filter with the aggregate's
+ *		parameters (its constant arguments, else the GUC defaults).
+ */
+Datum
+quotientfilter_agg_final(PG_FUNCTION_ARGS)
+{
+	int64		capacity;
+	double		fpr;
+	int			q,
+				r;
+
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	QfSizeFor(capacity, fpr, &q, &r);
+	PG_RETURN_POINTER(QfNew(q, r, 0));
+}
+
+/*
+ * quotientfilter_union_trans(quotientfilter, quotientfilter)
+ *		Transition and combine function of the union aggregates: merge the
+ *		right filter into the state (a new datum each time).
+ */
+Datum
+quotientfilter_union_trans(PG_FUNCTION_ARGS)
+{
+	QuotientFilter *state;
+	QuotientFilter *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = (QuotientFilter *) BfStateCopyIn(fcinfo, 1);
+		QfCheck(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = QfGetArg(fcinfo, 0);
+	b = QfGetArg(fcinfo, 1);
+	QfCheckCompatible(state, b);
+	if (QfEntries(b) == 0 && b->q <= state->q)
+		PG_RETURN_POINTER(state);
+	PG_RETURN_POINTER(QfMerge(state, b));
+}
