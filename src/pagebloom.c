@@ -1,0 +1,287 @@
+/*
+ * pagebloom.c
+ *		The pagebloom index access method: handler, reloptions and
+ *		operator class validation.
+ *
+ * Design (doc/design.md, "pagebloom" has the long form).  For each range of
+ * pages_per_range heap blocks the index keeps a Bloom signature of the values
+ * of all indexed columns (and a key per column for NULL).  Signatures are
+ * blocked: a key's k bits lie in one block of PB_BLOCK_BITS bits.  They are
+ * stored bit-sliced: the page for (segment of 1024 ranges, block) holds, for
+ * each bit of the block, a 1024-bit bitmap over the segment's ranges.  So an
+ * equality probe reads one page per segment and ANDs k rows of 16 words, and
+ * an insert sets k bits in one page per column.  The scan is bitmap-only and
+ * lossy: it returns every heap page of every range whose signature may hold
+ * the keys, and the executor rechecks the rows.  Every page change goes
+ * through generic WAL.  Hashing is the canonical hashing of hash.c, so
+ * cross-type equality in the integer, float and text families agrees.
+ */
+#include "pagebloom.h"
+
+#include "access/amvalidate.h"
+#include "access/htup_details.h"
+#include "access/reloptions.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_amproc.h"
+#include "catalog/pg_opclass.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "commands/vacuum.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+#include "utils/syscache.h"
+
+PG_FUNCTION_INFO_V1(pagebloom_handler);
+
+static relopt_kind pb_relopt_kind;
+static relopt_parse_elt pb_relopt_tab[3];
+
+/* Register the reloptions kind; called once from _PG_init */
+void
+PageBloomInit(void)
+{
+	pb_relopt_kind = add_reloption_kind();
+
+	add_int_reloption(pb_relopt_kind, "pages_per_range",
+					  "Number of heap pages summarized by one signature",
+					  PB_DEFAULT_PAGES_PER_RANGE, 1, PB_MAX_PAGES_PER_RANGE,
+					  ShareUpdateExclusiveLock);
+	pb_relopt_tab[0].optname = "pages_per_range";
+	pb_relopt_tab[0].opttype = RELOPT_TYPE_INT;
+	pb_relopt_tab[0].offset = offsetof(PageBloomOptions, pagesPerRange);
+
+	add_real_reloption(pb_relopt_kind, "fpr",
+					   "Target false-positive rate of an equality probe on one column, per range",
+					   PB_DEFAULT_FPR, 0.000001, 0.5,
+					   ShareUpdateExclusiveLock);
+	pb_relopt_tab[1].optname = "fpr";
+	pb_relopt_tab[1].opttype = RELOPT_TYPE_REAL;
+	pb_relopt_tab[1].offset = offsetof(PageBloomOptions, fpr);
+
+	add_int_reloption(pb_relopt_kind, "signature_bits",
+					  "Bits per range signature; 0 derives it from the table and fpr",
+					  0, 0, 1000000,
+					  ShareUpdateExclusiveLock);
+	pb_relopt_tab[2].optname = "signature_bits";
+	pb_relopt_tab[2].opttype = RELOPT_TYPE_INT;
+	pb_relopt_tab[2].offset = offsetof(PageBloomOptions, signatureBits);
+}
+
+/* Parse and validate reloptions */
+bytea *
+pboptions(Datum reloptions, bool validate)
+{
+	return (bytea *) build_reloptions(reloptions, validate, pb_relopt_kind,
+									  sizeof(PageBloomOptions),
+									  pb_relopt_tab, lengthof(pb_relopt_tab));
+}
+
+/*
+ * The handler: what the access method can do and its entry points.
+ */
+Datum
+pagebloom_handler(PG_FUNCTION_ARGS)
+{
+	IndexAmRoutine *amroutine = makeNode(IndexAmRoutine);
+
+	amroutine->amstrategies = 1;
+	amroutine->amsupport = 0;
+	amroutine->amoptsprocnum = 0;
+	amroutine->amcanorder = false;
+	amroutine->amcanorderbyop = false;
+	amroutine->amcanbackward = false;
+	amroutine->amcanunique = false;
+	amroutine->amcanmulticol = true;
+	amroutine->amoptionalkey = true;
+	amroutine->amsearcharray = true;
+	amroutine->amsearchnulls = true;
+	amroutine->amstorage = false;
+	amroutine->amclusterable = false;
+	amroutine->ampredlocks = false;
+	amroutine->amcanparallel = false;
+	amroutine->amcaninclude = false;
+	amroutine->amusemaintenanceworkmem = false;
+	amroutine->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
+	amroutine->amkeytype = InvalidOid;
+
+	amroutine->ambuild = pbbuild;
+	amroutine->ambuildempty = pbbuildempty;
+	amroutine->aminsert = pbinsert;
+	amroutine->ambulkdelete = pbbulkdelete;
+	amroutine->amvacuumcleanup = pbvacuumcleanup;
+	amroutine->amcanreturn = NULL;
+	amroutine->amcostestimate = pbcostestimate;
+	amroutine->amoptions = pboptions;
+	amroutine->amproperty = NULL;
+	amroutine->ambuildphasename = pbbuildphasename;
+	amroutine->amvalidate = pbvalidate;
+	amroutine->amadjustmembers = NULL;
+	amroutine->ambeginscan = pbbeginscan;
+	amroutine->amrescan = pbrescan;
+	amroutine->amgettuple = NULL;
+	amroutine->amgetbitmap = pbgetbitmap;
+	amroutine->amendscan = pbendscan;
+	amroutine->ammarkpos = NULL;
+	amroutine->amrestrpos = NULL;
+	amroutine->amestimateparallelscan = NULL;
+	amroutine->aminitparallelscan = NULL;
+	amroutine->amparallelrescan = NULL;
+
+	PG_RETURN_POINTER(amroutine);
+}
+
+/*
+ * Validate an operator class and its family: only strategy 1, a hashable
+ * boolean equality; no support functions; the class's own type has its
+ * operator; and a family of several types has every cross-type pair.
+ */
+bool
+pbvalidate(Oid opclassoid)
+{
+	bool		result = true;
+	HeapTuple	classtup;
+	Form_pg_opclass classform;
+	Oid			opfamilyoid;
+	Oid			opcintype;
+	char	   *opclassname;
+	HeapTuple	familytup;
+	Form_pg_opfamily familyform;
+	char	   *opfamilyname;
+	CatCList   *proclist,
+			   *oprlist;
+	List	   *grouplist;
+	List	   *types = NIL;
+	bool		ownfound = false;
+	ListCell   *lc;
+	ListCell   *lc2;
+	int			i;
+
+	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
+	if (!HeapTupleIsValid(classtup))
+		elog(ERROR, "cache lookup failed for operator class %u", opclassoid);
+	classform = (Form_pg_opclass) GETSTRUCT(classtup);
+	opfamilyoid = classform->opcfamily;
+	opcintype = classform->opcintype;
+	opclassname = NameStr(classform->opcname);
+
+	familytup = SearchSysCache1(OPFAMILYOID, ObjectIdGetDatum(opfamilyoid));
+	if (!HeapTupleIsValid(familytup))
+		elog(ERROR, "cache lookup failed for operator family %u", opfamilyoid);
+	familyform = (Form_pg_opfamily) GETSTRUCT(familytup);
+	opfamilyname = NameStr(familyform->opfname);
+
+	oprlist = SearchSysCacheList1(AMOPSTRATEGY, ObjectIdGetDatum(opfamilyoid));
+	proclist = SearchSysCacheList1(AMPROCNUM, ObjectIdGetDatum(opfamilyoid));
+
+	for (i = 0; i < proclist->n_members; i++)
+	{
+		Form_pg_amproc procform = (Form_pg_amproc) GETSTRUCT(&proclist->members[i]->tuple);
+
+		ereport(INFO,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("operator family \"%s\" of access method %s contains support function %s, but the access method uses none",
+						opfamilyname, "pagebloom", format_procedure(procform->amproc))));
+		result = false;
+	}
+
+	for (i = 0; i < oprlist->n_members; i++)
+	{
+		Form_pg_amop oprform = (Form_pg_amop) GETSTRUCT(&oprlist->members[i]->tuple);
+
+		if (oprform->amopstrategy != 1)
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator family \"%s\" of access method %s contains operator %s with invalid strategy number %d",
+							opfamilyname, "pagebloom",
+							format_operator(oprform->amopopr), oprform->amopstrategy)));
+			result = false;
+		}
+		if (oprform->amoppurpose != AMOP_SEARCH || OidIsValid(oprform->amopsortfamily))
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator family \"%s\" of access method %s contains invalid ORDER BY specification for operator %s",
+							opfamilyname, "pagebloom", format_operator(oprform->amopopr))));
+			result = false;
+		}
+		if (!check_amop_signature(oprform->amopopr, BOOLOID,
+								  oprform->amoplefttype, oprform->amoprighttype))
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator family \"%s\" of access method %s contains operator %s with wrong signature",
+							opfamilyname, "pagebloom", format_operator(oprform->amopopr))));
+			result = false;
+		}
+		if (!op_hashjoinable(oprform->amopopr, oprform->amoplefttype))
+		{
+			ereport(INFO,
+					(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+					 errmsg("operator family \"%s\" of access method %s contains operator %s, which is not a hashable equality",
+							opfamilyname, "pagebloom", format_operator(oprform->amopopr))));
+			result = false;
+		}
+		if (!list_member_oid(types, oprform->amoplefttype))
+			types = lappend_oid(types, oprform->amoplefttype);
+		if (!list_member_oid(types, oprform->amoprighttype))
+			types = lappend_oid(types, oprform->amoprighttype);
+	}
+
+	grouplist = identify_opfamily_groups(oprlist, proclist);
+	foreach(lc, grouplist)
+	{
+		OpFamilyOpFuncGroup *group = (OpFamilyOpFuncGroup *) lfirst(lc);
+
+		if (group->lefttype == opcintype && group->righttype == opcintype &&
+			(group->operatorset & (UINT64CONST(1) << 1)))
+			ownfound = true;
+	}
+	if (!ownfound)
+	{
+		ereport(INFO,
+				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+				 errmsg("operator class \"%s\" of access method %s is missing operator 1 for type %s",
+						opclassname, "pagebloom", format_type_be(opcintype))));
+		result = false;
+	}
+
+	/* every pair of the family's types needs its equality */
+	foreach(lc, types)
+	{
+		foreach(lc2, types)
+		{
+			Oid			lt = lfirst_oid(lc);
+			Oid			rt = lfirst_oid(lc2);
+			bool		found = false;
+			ListCell   *lc3;
+
+			foreach(lc3, grouplist)
+			{
+				OpFamilyOpFuncGroup *group = (OpFamilyOpFuncGroup *) lfirst(lc3);
+
+				if (group->lefttype == lt && group->righttype == rt &&
+					(group->operatorset & (UINT64CONST(1) << 1)))
+					found = true;
+			}
+			if (!found)
+			{
+				ereport(INFO,
+						(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
+						 errmsg("operator family \"%s\" of access method %s is missing cross-type operator for types %s and %s",
+								opfamilyname, "pagebloom",
+								format_type_be(lt), format_type_be(rt))));
+				result = false;
+			}
+		}
+	}
+
+	ReleaseCatCacheList(proclist);
+	ReleaseCatCacheList(oprlist);
+	ReleaseSysCache(familytup);
+	ReleaseSysCache(classtup);
+
+	return result;
+}

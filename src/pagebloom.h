@@ -1,0 +1,184 @@
+/*
+ * pagebloom.h
+ *		The pagebloom index access method: a Bloom signature per range of
+ *		heap blocks, stored bit-sliced and blocked (doc/design.md,
+ *		"pagebloom").
+ *
+ * Index layout
+ *		block 0			metapage (PageBloomMetaPageData)
+ *		block 1 + s * nblocks + b
+ *						slice page of segment s, signature block b
+ *
+ * A range's signature has nblocks * PB_BLOCK_BITS bits, cut into nblocks
+ * blocks of PB_BLOCK_BITS bits.  A key (column c, value v) hashes to one
+ * block and k bit positions inside it.  A segment is PB_RANGES_PER_SEGMENT
+ * consecutive ranges; the slice page (s, b) holds block b of every range of
+ * segment s, bit-sliced: row j of the page is a bitmap over the segment's
+ * ranges of "bit j of block b is set".  A probe for one key reads one page
+ * per segment and ANDs k rows of PB_ROW_WORDS words; an insert touches one
+ * page per indexed column.
+ */
+#ifndef PAGEBLOOM_H
+#define PAGEBLOOM_H
+
+#include "bloomfilter.h"
+
+#include "access/amapi.h"
+#include "access/genam.h"
+#include "access/itup.h"
+#include "nodes/pathnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "utils/relcache.h"
+
+#define PB_MAGIC			0x50424C4DU /* "PBLM" */
+#define PB_VERSION			1
+#define PB_METAPAGE_BLKNO	0
+
+/* Special space of every page */
+typedef struct PageBloomPageOpaqueData
+{
+	uint16		flags;			/* PB_META or PB_SLICE */
+	uint16		block;			/* slice pages: signature block b */
+	uint32		segment;		/* slice pages: segment s */
+} PageBloomPageOpaqueData;
+
+typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
+
+#define PB_META		0x0001
+#define PB_SLICE	0x0002
+
+#define PageBloomPageGetOpaque(page) \
+	((PageBloomPageOpaque) PageGetSpecialPointer(page))
+
+/* 64-bit words of bit data on one slice page */
+#define PB_PAGE_WORDS \
+	((BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - \
+	  MAXALIGN(sizeof(PageBloomPageOpaqueData))) / sizeof(uint64))
+/* words per row: a row is a bitmap over the ranges of one segment */
+#define PB_ROW_WORDS			16
+#define PB_RANGES_PER_SEGMENT	(PB_ROW_WORDS * 64)
+/* rows per slice page = bits per signature block */
+#define PB_BLOCK_BITS			((int) (PB_PAGE_WORDS / PB_ROW_WORDS))
+
+#define PageBloomPageGetWords(page) \
+	((uint64 *) PageGetContents(page))
+
+/* Limits */
+#define PB_MAX_NBLOCKS			65536	/* signature blocks per range */
+#define PB_MAX_K				16
+#define PB_MAX_PAGES_PER_RANGE	131072
+#define PB_MAX_SIGNATURE_BITS	(PB_MAX_NBLOCKS * 63)
+
+/* Reloption defaults (doc/design.md says how they were chosen) */
+#define PB_DEFAULT_PAGES_PER_RANGE	1
+#define PB_DEFAULT_FPR				0.01
+
+/* Metapage contents */
+typedef struct PageBloomMetaPageData
+{
+	uint32		magic;
+	uint32		version;
+	uint32		pagesPerRange;
+	uint32		nblocks;		/* signature blocks per range */
+	uint32		blockBits;		/* PB_BLOCK_BITS when built */
+	uint32		rowWords;		/* PB_ROW_WORDS when built */
+	uint32		ncols;
+	uint32		k;				/* bits per key, inside its block */
+	uint64		seed;			/* hash seed; column c hashes with seed + c */
+	float8		targetFpr;		/* reloption fpr */
+	float8		designFpr;		/* estimated one-column probe FPR at design
+								 * load */
+	float8		rowsPerRange;	/* design load: rows per range */
+	uint32		signatureBitsOption;	/* reloption, 0 = computed */
+	uint32		unused;
+} PageBloomMetaPageData;
+
+#define PageBloomPageGetMeta(page) \
+	((PageBloomMetaPageData *) PageGetContents(page))
+
+/* Reloptions */
+typedef struct PageBloomOptions
+{
+	int32		vl_len_;		/* varlena header (do not touch directly!) */
+	int			pagesPerRange;
+	double		fpr;
+	int			signatureBits;
+} PageBloomOptions;
+
+/*
+ * Per-index state cached in rd_amcache: the metapage parameters and a hasher
+ * per index column.
+ */
+typedef struct PageBloomState
+{
+	PageBloomMetaPageData meta;
+	int			natts;
+	uint32		knownSegments;	/* segments known to exist on disk */
+	BfHasher	hashers[INDEX_MAX_KEYS];
+} PageBloomState;
+
+/* Build progress subphase */
+#define PB_BUILD_PHASE_SCAN		2
+
+/* pagebloom.c */
+extern void PageBloomInit(void);
+extern bytea *pboptions(Datum reloptions, bool validate);
+extern bool pbvalidate(Oid opclassoid);
+
+/* pagebloombuild.c */
+extern IndexBuildResult *pbbuild(Relation heap, Relation index,
+								 struct IndexInfo *indexInfo);
+extern void pbbuildempty(Relation index);
+extern char *pbbuildphasename(int64 phasenum);
+
+/* pagebloominsert.c */
+extern bool pbinsert(Relation index, Datum *values, bool *isnull,
+					 ItemPointer ht_ctid, Relation heapRel,
+					 IndexUniqueCheck checkUnique, bool indexUnchanged,
+					 struct IndexInfo *indexInfo);
+
+/* pagebloomscan.c */
+extern IndexScanDesc pbbeginscan(Relation r, int nkeys, int norderbys);
+extern void pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+					 ScanKey orderbys, int norderbys);
+extern int64 pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern void pbendscan(IndexScanDesc scan);
+
+/* pagebloomvacuum.c */
+extern IndexBulkDeleteResult *pbbulkdelete(IndexVacuumInfo *info,
+										   IndexBulkDeleteResult *stats,
+										   IndexBulkDeleteCallback callback,
+										   void *callback_state);
+extern IndexBulkDeleteResult *pbvacuumcleanup(IndexVacuumInfo *info,
+											  IndexBulkDeleteResult *stats);
+
+/* pagebloomutils.c */
+extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
+						   double loop_count, Cost *indexStartupCost,
+						   Cost *indexTotalCost, Selectivity *indexSelectivity,
+						   double *indexCorrelation, double *indexPages);
+extern PageBloomState *PbGetState(Relation index);
+extern void PbComputeParams(Relation heap, Relation index,
+							PageBloomMetaPageData *meta);
+extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k);
+extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
+extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
+extern void PbCheckMetaPage(Relation index, Page page);
+extern uint64 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull);
+extern uint64 PbNullHash(uint64 seed, int attno);
+extern uint32 PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h);
+extern void PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows);
+extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
+extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
+					  uint32 rangebit, const uint64 *hashes, int nhashes);
+extern void PbHashTuple(PageBloomState *state, Datum *values, bool *isnull,
+						uint64 *hashes);
+
+static inline BlockNumber
+PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
+{
+	return (BlockNumber) (1 + (uint64) segment * meta->nblocks + block);
+}
+
+#endif							/* PAGEBLOOM_H */

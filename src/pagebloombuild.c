@@ -1,0 +1,233 @@
+/*
+ * pagebloombuild.c
+ *		Building a pagebloom index: ambuild, ambuildempty.
+ *
+ * Design.  ambuild sizes the signature from the table (PbComputeParams),
+ * writes the metapage, then scans the heap in physical order (no
+ * synchronized scan) and sets the keys of each tuple in an in-memory copy of
+ * the current segment (nblocks pages of bits).  When the scan moves to the
+ * next segment the copy is written out as new pages, each WAL-logged as a
+ * full image through generic WAL, so the build is crash-safe and replicated
+ * like any later change.  Memory is one segment: nblocks * 8 kB.  A tuple
+ * that comes back to an earlier segment (never seen in a plain heap scan,
+ * handled anyway) is set directly in the written pages.
+ *
+ * CREATE INDEX CONCURRENTLY needs nothing special: the validation pass calls
+ * ambulkdelete (which reports no TIDs), so every heap tuple is inserted again,
+ * which sets bits that are already set.
+ *
+ * ambuildempty writes the metapage of the init fork of an unlogged index; a
+ * reset unlogged index is a metapage alone, and inserts add segments.
+ */
+#include "pagebloom.h"
+
+#include "access/generic_xlog.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/xloginsert.h"
+#include "catalog/index.h"
+#include "commands/progress.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+
+typedef struct PbBuildState
+{
+	PageBloomState *state;
+	uint64	   *segbits;		/* nblocks pages of PB_PAGE_WORDS words */
+	bool		havesegment;	/* segbits holds segment cursegment */
+	uint32		cursegment;
+	uint32		nextsegment;	/* first segment not yet written */
+	double		indtuples;
+} PbBuildState;
+
+/* Append one slice page with the given bits, WAL-logged as a full image */
+static void
+PbWriteSlicePage(Relation index, const PageBloomMetaPageData *meta,
+				 uint32 segment, uint32 block, const uint64 *words)
+{
+	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+	GenericXLogState *gx;
+	Page		page;
+
+	if (BufferGetBlockNumber(buf) != PbSliceBlkno(meta, segment, block))
+		elog(ERROR, "pagebloom index \"%s\": unexpected block %u while building, expected %u",
+			 RelationGetRelationName(index), BufferGetBlockNumber(buf),
+			 PbSliceBlkno(meta, segment, block));
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	gx = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
+	PbInitSlicePage(page, segment, block);
+	if (words)
+		memcpy(PageBloomPageGetWords(page), words, PB_PAGE_WORDS * sizeof(uint64));
+	GenericXLogFinish(gx);
+	UnlockReleaseBuffer(buf);
+}
+
+/* Write the segments before 'upto': the buffered one, and empty ones */
+static void
+PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto)
+{
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	uint32		s;
+	uint32		b;
+
+	for (s = bs->nextsegment; s < upto; s++)
+	{
+		bool		buffered = bs->havesegment && s == bs->cursegment;
+
+		for (b = 0; b < meta->nblocks; b++)
+			PbWriteSlicePage(index, meta, s, b,
+							 buffered ? bs->segbits + (Size) b * PB_PAGE_WORDS : NULL);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (upto > bs->nextsegment)
+		bs->nextsegment = upto;
+}
+
+/* Per-tuple callback of the heap scan */
+static void
+PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
+				bool *isnull, bool tupleIsAlive, void *arg)
+{
+	PbBuildState *bs = (PbBuildState *) arg;
+	PageBloomState *state = bs->state;
+	const PageBloomMetaPageData *meta = &state->meta;
+	uint32		range = ItemPointerGetBlockNumber(tid) / meta->pagesPerRange;
+	uint32		segment = range / PB_RANGES_PER_SEGMENT;
+	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
+	uint64		hashes[INDEX_MAX_KEYS];
+	int			i;
+
+	PbHashTuple(state, values, isnull, hashes);
+
+	if (segment < bs->nextsegment)
+	{
+		/* an earlier segment, already written: set the bits in place */
+		PbEnsureSegment(index, state, segment);
+		PbSetKeys(index, state, segment, rangebit, hashes, state->natts);
+	}
+	else
+	{
+		if (!bs->havesegment || segment != bs->cursegment)
+		{
+			/* write what we have and the empty segments before this one */
+			PbFlushSegments(index, bs, segment);
+			memset(bs->segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
+			bs->cursegment = segment;
+			bs->havesegment = true;
+		}
+		for (i = 0; i < state->natts; i++)
+		{
+			uint64	   *words = bs->segbits + (Size) PbKeyBlock(meta, hashes[i]) * PB_PAGE_WORDS;
+			uint16		rows[PB_MAX_K];
+			uint32		r;
+
+			PbKeyRows(meta, hashes[i], rows);
+			for (r = 0; r < meta->k; r++)
+				words[rows[r] * PB_ROW_WORDS + rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
+		}
+	}
+
+	bs->indtuples += 1;
+	if (((int64) bs->indtuples) % 1024 == 0)
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs->indtuples);
+}
+
+/* Write the metapage as block 0 of a new index */
+static void
+PbWriteMetaPage(Relation index, const PageBloomMetaPageData *meta)
+{
+	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+	GenericXLogState *gx;
+	Page		page;
+
+	Assert(BufferGetBlockNumber(buf) == PB_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	gx = GenericXLogStart(index);
+	page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
+	PbInitMetaPage(page, meta);
+	GenericXLogFinish(gx);
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * ambuild: size the signature, write the metapage, scan the heap in order
+ * and write the segments.
+ */
+IndexBuildResult *
+pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
+{
+	IndexBuildResult *result;
+	PageBloomMetaPageData meta;
+	PbBuildState bs;
+	double		reltuples;
+
+	if (RelationGetNumberOfBlocks(index) != 0)
+		elog(ERROR, "index \"%s\" already contains data",
+			 RelationGetRelationName(index));
+
+	PbComputeParams(heap, index, &meta);
+	PbWriteMetaPage(index, &meta);
+
+	memset(&bs, 0, sizeof(bs));
+	bs.state = PbGetState(index);
+	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
+								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
+	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
+									   PbBuildCallback, &bs, NULL);
+	if (bs.havesegment)
+		PbFlushSegments(index, &bs, bs.cursegment + 1);
+	bs.state->knownSegments = bs.nextsegment;
+	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
+	pfree(bs.segbits);
+
+	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
+	result->heap_tuples = reltuples;
+	result->index_tuples = bs.indtuples;
+	return result;
+}
+
+/*
+ * ambuildempty: the init fork of an unlogged index, a metapage sized for the
+ * table as it is now.
+ */
+void
+pbbuildempty(Relation index)
+{
+	Oid			heapoid = IndexGetRelation(RelationGetRelid(index), false);
+	Relation	heap = table_open(heapoid, NoLock);
+	PageBloomMetaPageData meta;
+	Page		page;
+
+	PbComputeParams(heap, index, &meta);
+	table_close(heap, NoLock);
+
+	page = (Page) palloc(BLCKSZ);
+	PbInitMetaPage(page, &meta);
+	PageSetChecksumInplace(page, PB_METAPAGE_BLKNO);
+	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, PB_METAPAGE_BLKNO,
+			  (char *) page, true);
+	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM,
+				PB_METAPAGE_BLKNO, page, true);
+	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
+	pfree(page);
+}
+
+/* Name of a build subphase for pg_stat_progress_create_index */
+char *
+pbbuildphasename(int64 phasenum)
+{
+	switch (phasenum)
+	{
+		case PROGRESS_CREATEIDX_SUBPHASE_INITIALIZE:
+			return "initializing";
+		case PB_BUILD_PHASE_SCAN:
+			return "scanning table";
+		default:
+			return NULL;
+	}
+}

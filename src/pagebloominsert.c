@@ -1,0 +1,39 @@
+/*
+ * pagebloominsert.c
+ *		Inserting into a pagebloom index: aminsert.
+ *
+ * Design.  A new heap tuple sets its keys in the signature of its range at
+ * once, before the inserting transaction can commit, so a scan whose snapshot
+ * sees the tuple also sees its bits: no false negative, no pending list.  The
+ * range's segment is created first if the table grew past the index
+ * (PbEnsureSegment, under the relation extension lock).  Then one page per
+ * column key is updated, pages locked in block order, up to four per generic
+ * WAL record (PbSetKeys); a page that already has all the bits is only read.
+ * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
+ * each other.  HOT updates do not call aminsert: the new version is on the
+ * same page (same range) with the same indexed values.
+ */
+#include "pagebloom.h"
+
+#include "miscadmin.h"
+#include "nodes/execnodes.h"
+
+/* aminsert: set the keys of one heap tuple in its range's signature */
+bool
+pbinsert(Relation index, Datum *values, bool *isnull,
+		 ItemPointer ht_ctid, Relation heapRel,
+		 IndexUniqueCheck checkUnique, bool indexUnchanged,
+		 IndexInfo *indexInfo)
+{
+	PageBloomState *state = PbGetState(index);
+	const PageBloomMetaPageData *meta = &state->meta;
+	uint32		range = ItemPointerGetBlockNumber(ht_ctid) / meta->pagesPerRange;
+	uint32		segment = range / PB_RANGES_PER_SEGMENT;
+	uint64		hashes[INDEX_MAX_KEYS];
+
+	PbHashTuple(state, values, isnull, hashes);
+	PbEnsureSegment(index, state, segment);
+	PbSetKeys(index, state, segment, range % PB_RANGES_PER_SEGMENT,
+			  hashes, state->natts);
+	return false;
+}

@@ -1,0 +1,339 @@
+/*
+ * pagebloomscan.c
+ *		Scanning a pagebloom index: ambeginscan, amrescan, amgetbitmap,
+ *		amendscan.
+ *
+ * Design.  Bitmap scans only.  amrescan turns the scan keys into per-key lists
+ * of hashes: one for "col = v", one per non-null element for
+ * "col = ANY(array)" (the whole array in one pass), the column's null key for
+ * "col IS NULL"; "col IS NOT NULL" filters nothing and "col = NULL" matches
+ * nothing.  Each value is hashed with a hasher for its own type (the
+ * operator's right-hand type or the array's element type), which the
+ * canonical hashing makes agree with the column's type under cross-type
+ * equality.
+ *
+ * amgetbitmap walks the segments.  For each segment it keeps a 1024-bit
+ * candidate set of ranges, starting full; each key ANDs into it the OR over
+ * its values of the AND of the value's k rows in the value's slice page.  A
+ * segment whose candidates are all gone stops reading pages.  Every heap page
+ * of every surviving range goes into the bitmap as a lossy page; the executor
+ * rechecks the rows.  Pages are read one at a time under a share lock; each
+ * page is either before or after any concurrent change (both are supersets
+ * of the tuples the scan may see), and a slice page beyond the end of the
+ * index or never initialized has no bits.
+ */
+#include "pagebloom.h"
+
+#include "access/relscan.h"
+#include "access/table.h"
+#include "catalog/index.h"
+#include "miscadmin.h"
+#include "nodes/tidbitmap.h"
+#include "pgstat.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+typedef struct PbScanKey
+{
+	int			attno;			/* 0-based index column */
+	int			nhashes;
+	uint64	   *hashes;
+} PbScanKey;
+
+typedef struct PbHasherEntry
+{
+	Oid			typid;
+	Oid			collation;
+	BfHasher	hasher;
+} PbHasherEntry;
+
+typedef struct PbScanOpaqueData
+{
+	MemoryContext keycxt;		/* reset at every rescan */
+	int			nkeys;			/* restrictive keys */
+	PbScanKey  *keys;
+	bool		nomatch;		/* a key can never be true */
+	int			nhashers;
+	PbHasherEntry hashers[2 * INDEX_MAX_KEYS];
+} PbScanOpaqueData;
+
+typedef PbScanOpaqueData *PbScanOpaque;
+
+/* ambeginscan */
+IndexScanDesc
+pbbeginscan(Relation r, int nkeys, int norderbys)
+{
+	IndexScanDesc scan = RelationGetIndexScan(r, nkeys, norderbys);
+	PbScanOpaque so = (PbScanOpaque) palloc0(sizeof(PbScanOpaqueData));
+
+	so->keycxt = AllocSetContextCreate(CurrentMemoryContext,
+									   "pagebloom scan keys",
+									   ALLOCSET_SMALL_SIZES);
+	scan->opaque = so;
+	return scan;
+}
+
+/* A hasher for values of a type under a collation, cached for the scan */
+static BfHasher *
+PbScanHasher(PbScanOpaque so, Oid typid, Oid collation)
+{
+	int			i;
+	PbHasherEntry *e;
+
+	for (i = 0; i < so->nhashers; i++)
+		if (so->hashers[i].typid == typid && so->hashers[i].collation == collation)
+			return &so->hashers[i].hasher;
+	if (so->nhashers == lengthof(so->hashers))
+		so->nhashers = 0;		/* cannot happen with sane keys; recycle */
+	e = &so->hashers[so->nhashers++];
+	e->typid = typid;
+	e->collation = collation;
+	BfHasherInit(&e->hasher, typid, collation, GetMemoryChunkContext(so));
+	return &e->hasher;
+}
+
+/* qsort comparator: keys with fewer values first */
+static int
+PbScanKeyCmp(const void *a, const void *b)
+{
+	int			x = ((const PbScanKey *) a)->nhashes;
+	int			y = ((const PbScanKey *) b)->nhashes;
+
+	return (x > y) - (x < y);
+}
+
+/* amrescan: hash the scan keys */
+void
+pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
+		 ScanKey orderbys, int norderbys)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	PageBloomState *state = PbGetState(index);
+	uint64		seed = state->meta.seed;
+	MemoryContext oldcxt;
+	int			i;
+
+	if (scankey && scan->numberOfKeys > 0)
+		memmove(scan->keyData, scankey, scan->numberOfKeys * sizeof(ScanKeyData));
+
+	MemoryContextReset(so->keycxt);
+	so->nkeys = 0;
+	so->nomatch = false;
+	so->keys = MemoryContextAllocZero(so->keycxt,
+									  sizeof(PbScanKey) * Max(scan->numberOfKeys, 1));
+
+	for (i = 0; i < scan->numberOfKeys; i++)
+	{
+		ScanKey		sk = &scan->keyData[i];
+		int			attno = sk->sk_attno - 1;
+		PbScanKey  *key = &so->keys[so->nkeys];
+
+		key->attno = attno;
+		if (sk->sk_flags & SK_ISNULL)
+		{
+			if (sk->sk_flags & SK_SEARCHNULL)
+			{
+				key->nhashes = 1;
+				key->hashes = MemoryContextAlloc(so->keycxt, sizeof(uint64));
+				key->hashes[0] = PbNullHash(seed, attno);
+				so->nkeys++;
+			}
+			else if (sk->sk_flags & SK_SEARCHNOTNULL)
+				continue;		/* every range may have non-nulls */
+			else
+				so->nomatch = true; /* col = NULL */
+		}
+		else if (sk->sk_flags & SK_SEARCHARRAY)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(sk->sk_argument);
+			Oid			elemtype = ARR_ELEMTYPE(arr);
+			int16		elmlen;
+			bool		elmbyval;
+			char		elmalign;
+			Datum	   *elems;
+			bool	   *elemnulls;
+			int			nelems;
+			int			j;
+			BfHasher   *h = PbScanHasher(so, elemtype, sk->sk_collation);
+
+			get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+			oldcxt = MemoryContextSwitchTo(so->keycxt);
+			deconstruct_array(arr, elemtype, elmlen, elmbyval, elmalign,
+							  &elems, &elemnulls, &nelems);
+			key->hashes = palloc(sizeof(uint64) * Max(nelems, 1));
+			MemoryContextSwitchTo(oldcxt);
+			key->nhashes = 0;
+			for (j = 0; j < nelems; j++)
+			{
+				if (elemnulls[j])
+					continue;	/* col = NULL is never true */
+				key->hashes[key->nhashes++] = BfHashDatum(h, elems[j], seed + (uint64) attno);
+			}
+			if (key->nhashes == 0)
+				so->nomatch = true;
+			else
+				so->nkeys++;
+		}
+		else
+		{
+			Oid			typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype :
+				TupleDescAttr(index->rd_att, attno)->atttypid;
+			BfHasher   *h = PbScanHasher(so, typid, sk->sk_collation);
+
+			key->nhashes = 1;
+			key->hashes = MemoryContextAlloc(so->keycxt, sizeof(uint64));
+			key->hashes[0] = BfHashDatum(h, sk->sk_argument, seed + (uint64) attno);
+			so->nkeys++;
+		}
+	}
+	if (so->nkeys > 1)
+		qsort(so->keys, so->nkeys, sizeof(PbScanKey), PbScanKeyCmp);
+}
+
+/* Add the heap pages of one range to the bitmap */
+static int64
+PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
+{
+	uint64		first = range * ppr;
+	uint64		last = Min(first + ppr, (uint64) heapBlocks);
+	uint64		p;
+
+	for (p = first; p < last; p++)
+		tbm_add_page(tbm, (BlockNumber) p);
+	return (int64) (last > first ? last - first : 0);
+}
+
+/*
+ * amgetbitmap: the heap pages of every range whose signature may hold all the
+ * keys, as lossy pages.
+ */
+int64
+pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	PageBloomState *state = PbGetState(index);
+	const PageBloomMetaPageData *meta = &state->meta;
+	Oid			heapoid;
+	Relation	heap;
+	BlockNumber heapBlocks;
+	BlockNumber indexBlocks;
+	uint64		nranges;
+	uint64		nsegs;
+	uint64		s;
+	int64		npages = 0;
+
+	pgstat_count_index_scan(index);
+	if (so->nomatch)
+		return 0;
+
+	heapoid = IndexGetRelation(RelationGetRelid(index), false);
+	heap = table_open(heapoid, AccessShareLock);
+	heapBlocks = RelationGetNumberOfBlocks(heap);
+	table_close(heap, AccessShareLock);
+	nranges = ((uint64) heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
+
+	if (so->nkeys == 0)
+	{
+		uint64		r;
+
+		for (r = 0; r < nranges; r++)
+			npages += PbAddRange(tbm, r, meta->pagesPerRange, heapBlocks);
+		return npages * 10;
+	}
+
+	indexBlocks = RelationGetNumberOfBlocks(index);
+	nsegs = (nranges + PB_RANGES_PER_SEGMENT - 1) / PB_RANGES_PER_SEGMENT;
+
+	for (s = 0; s < nsegs; s++)
+	{
+		uint64		cand[PB_ROW_WORDS];
+		uint64		anycand = 0;
+		int			i;
+		int			w;
+
+		CHECK_FOR_INTERRUPTS();
+		for (w = 0; w < PB_ROW_WORDS; w++)
+			cand[w] = ~UINT64CONST(0);
+
+		for (i = 0; i < so->nkeys; i++)
+		{
+			PbScanKey  *key = &so->keys[i];
+			uint64		acc[PB_ROW_WORDS];
+			int			j;
+
+			memset(acc, 0, sizeof(acc));
+			for (j = 0; j < key->nhashes; j++)
+			{
+				uint64		h = key->hashes[j];
+				BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, PbKeyBlock(meta, h));
+				uint16		rows[PB_MAX_K];
+				Buffer		buf;
+				Page		page;
+
+				if (blkno >= indexBlocks)
+					continue;	/* no such page: no bits */
+				PbKeyRows(meta, h, rows);
+				buf = ReadBuffer(index, blkno);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				page = BufferGetPage(buf);
+				if (!PageIsNew(page))
+				{
+					const uint64 *words = PageBloomPageGetWords(page);
+
+					for (w = 0; w < PB_ROW_WORDS; w++)
+					{
+						uint64		x = cand[w];
+						uint32		r;
+
+						for (r = 0; r < meta->k && x; r++)
+							x &= words[rows[r] * PB_ROW_WORDS + w];
+						acc[w] |= x;
+					}
+				}
+				UnlockReleaseBuffer(buf);
+			}
+			anycand = 0;
+			for (w = 0; w < PB_ROW_WORDS; w++)
+			{
+				cand[w] &= acc[w];
+				anycand |= cand[w];
+			}
+			if (!anycand)
+				break;
+		}
+		if (!anycand)
+			continue;
+
+		for (w = 0; w < PB_ROW_WORDS; w++)
+		{
+			uint64		x = cand[w];
+
+			while (x)
+			{
+				int			bit = pg_rightmost_one_pos64(x);
+				uint64		range = s * PB_RANGES_PER_SEGMENT + (uint64) w * 64 + bit;
+
+				x &= x - 1;
+				if (range >= nranges)
+					break;
+				npages += PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks);
+			}
+		}
+	}
+	return npages * 10;
+}
+
+/* amendscan */
+void
+pbendscan(IndexScanDesc scan)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+
+	MemoryContextDelete(so->keycxt);
+	pfree(so);
+	scan->opaque = NULL;
+}

@@ -1,0 +1,844 @@
+/*
+ * pagebloomutils.c
+ *		pagebloom helpers: cached per-index state, signature sizing, key
+ *		hashing, page initialization, setting bits under generic WAL, the
+ *		cost estimate, and the SQL-callable verification and inspection
+ *		functions.
+ *
+ * Keys.  Column c (0-based) of value v hashes to h = BfHashDatum(v, seed + c)
+ * with the canonical hashing of hash.c, so equal values of cross-type
+ * equality (int2/int4/int8, float4/float8, text/varchar/name) give equal
+ * keys.  A NULL of column c is the key PbNullHash(seed, c), so IS NULL is a
+ * probe like any other.  The key's signature block is the high part of
+ * h * nblocks (fast range) and its k rows inside the block come from
+ * enhanced double hashing of a remix of h.
+ *
+ * Setting bits.  An insert sets the k bits of each of its keys in the slice
+ * page of its block for its range's segment.  Bits only go from 0 to 1 here,
+ * so concurrent inserters commute; pages are locked exclusively in block
+ * order, at most MAX_GENERIC_XLOG_PAGES per generic WAL record, and a page
+ * whose bits are all set already is not written at all.
+ */
+#include "pagebloom.h"
+
+#include <math.h>
+
+#include "access/generic_xlog.h"
+#include "access/htup_details.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/plancat.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/selfuncs.h"
+#include "utils/snapmgr.h"
+#include "utils/spccache.h"
+
+PG_FUNCTION_INFO_V1(pagebloom_verify);
+PG_FUNCTION_INFO_V1(pagebloom_info);
+
+/* Salts that separate the null keys and the row derivation from values */
+#define PB_NULL_SALT	UINT64CONST(0x6a09e667f3bcc908)
+#define PB_ROW_SALT		UINT64CONST(0x243f6a8885a308d3)
+
+/* ---------------------------------------------------------------------
+ * Signature sizing
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * False-positive rate of a one-key probe of a blocked Bloom signature: nvalues
+ * keys spread over nblocks blocks of blockbits bits, k bits per key.  The load
+ * of the probed block is Poisson with mean nvalues / nblocks.
+ */
+double
+PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k)
+{
+	double		lambda = nvalues / (double) nblocks;
+	double		q = 1.0 - 1.0 / blockbits;
+	double		sum = 0.0;
+	int			jmax;
+	int			j;
+
+	if (lambda <= 0)
+		return 0.0;
+	if (lambda > 20000)
+		return pow(1.0 - pow(q, k * lambda), k);
+	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
+	for (j = 0; j <= jmax; j++)
+	{
+		double		p = exp(-lambda + j * log(lambda) - lgamma(j + 1.0));
+
+		sum += p * pow(1.0 - pow(q, (double) k * j), k);
+	}
+	return Min(sum, 1.0);
+}
+
+/* The best k for a load, and its false-positive rate */
+static int
+PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
+{
+	int			bestk = 1;
+	double		best = 2.0;
+	int			k;
+
+	for (k = 1; k <= PB_MAX_K; k++)
+	{
+		double		f = PbBlockedFpr(nvalues, nblocks, blockbits, k);
+
+		if (f < best)
+		{
+			best = f;
+			bestk = k;
+		}
+	}
+	*fpr = best;
+	return bestk;
+}
+
+/*
+ * Choose the parameters of a new index from its reloptions and the table:
+ * rows per range from the table's density (planner statistics, or the tuple
+ * width when it has none), then the fewest signature blocks whose blocked
+ * one-column probe false-positive rate meets the target, unless
+ * signature_bits fixes the size.
+ */
+void
+PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
+{
+	PageBloomOptions *opts = (PageBloomOptions *) index->rd_options;
+	int			ppr = opts ? opts->pagesPerRange : PB_DEFAULT_PAGES_PER_RANGE;
+	double		target = opts ? opts->fpr : PB_DEFAULT_FPR;
+	int			sigbits = opts ? opts->signatureBits : 0;
+	int			ncols = IndexRelationGetNumberOfKeyAttributes(index);
+	BlockNumber pages = 0;
+	double		tuples = 0;
+	double		allvis;
+	double		density;
+	double		nvalues;
+	uint32		nblocks;
+	double		f;
+	int			k;
+
+	if (heap->rd_rel->relkind == RELKIND_RELATION ||
+		heap->rd_rel->relkind == RELKIND_MATVIEW)
+		estimate_rel_size(heap, NULL, &pages, &tuples, &allvis);
+	density = (pages > 0 && tuples > 0) ? tuples / pages : MaxHeapTuplesPerPage / 4.0;
+	density = Max(density, 1.0);
+	density = Min(density, (double) MaxHeapTuplesPerPage);
+	nvalues = density * ppr * ncols;
+
+	if (sigbits > 0)
+	{
+		nblocks = (uint32) ((sigbits + PB_BLOCK_BITS - 1) / PB_BLOCK_BITS);
+		nblocks = Max(nblocks, 1);
+		k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
+	}
+	else
+	{
+		uint32		lo = 0,
+					hi = 1;
+
+		/* double until the target is met, then bisect */
+		while (hi < PB_MAX_NBLOCKS)
+		{
+			PbBestK(nvalues, hi, PB_BLOCK_BITS, &f);
+			if (f <= target)
+				break;
+			lo = hi;
+			hi = Min(hi * 2, PB_MAX_NBLOCKS);
+		}
+		while (hi - lo > 1)
+		{
+			uint32		mid = lo + (hi - lo) / 2;
+
+			PbBestK(nvalues, mid, PB_BLOCK_BITS, &f);
+			if (f <= target)
+				hi = mid;
+			else
+				lo = mid;
+		}
+		nblocks = hi;
+		k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
+	}
+
+	memset(meta, 0, sizeof(*meta));
+	meta->magic = PB_MAGIC;
+	meta->version = PB_VERSION;
+	meta->pagesPerRange = ppr;
+	meta->nblocks = nblocks;
+	meta->blockBits = PB_BLOCK_BITS;
+	meta->rowWords = PB_ROW_WORDS;
+	meta->ncols = ncols;
+	meta->k = k;
+	meta->seed = 0;
+	meta->targetFpr = target;
+	meta->designFpr = f;
+	meta->rowsPerRange = density * ppr;
+	meta->signatureBitsOption = sigbits;
+}
+
+/* ---------------------------------------------------------------------
+ * Pages
+ * ---------------------------------------------------------------------
+ */
+
+/* Initialize the metapage */
+void
+PbInitMetaPage(Page page, const PageBloomMetaPageData *meta)
+{
+	PageBloomPageOpaque opaque;
+
+	PageInit(page, BLCKSZ, sizeof(PageBloomPageOpaqueData));
+	opaque = PageBloomPageGetOpaque(page);
+	opaque->flags = PB_META;
+	memcpy(PageBloomPageGetMeta(page), meta, sizeof(PageBloomMetaPageData));
+	((PageHeader) page)->pd_lower += sizeof(PageBloomMetaPageData);
+}
+
+/* Initialize an all-zero slice page */
+void
+PbInitSlicePage(Page page, uint32 segment, uint32 block)
+{
+	PageBloomPageOpaque opaque;
+
+	PageInit(page, BLCKSZ, sizeof(PageBloomPageOpaqueData));
+	opaque = PageBloomPageGetOpaque(page);
+	opaque->flags = PB_SLICE;
+	opaque->block = (uint16) block;
+	opaque->segment = segment;
+	/* the bit rows fill the page up to the special space */
+	((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
+	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
+}
+
+/* Check that a metapage is ours and of a layout this code reads */
+void
+PbCheckMetaPage(Relation index, Page page)
+{
+	PageBloomMetaPageData *meta = PageBloomPageGetMeta(page);
+
+	if (PageIsNew(page) ||
+		!(PageBloomPageGetOpaque(page)->flags & PB_META) ||
+		meta->magic != PB_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("index \"%s\" is not a valid pagebloom index",
+						RelationGetRelationName(index)),
+				 errhint("REINDEX the index.")));
+	if (meta->version != PB_VERSION ||
+		meta->blockBits != PB_BLOCK_BITS ||
+		meta->rowWords != PB_ROW_WORDS ||
+		meta->nblocks < 1 || meta->nblocks > PB_MAX_NBLOCKS ||
+		meta->k < 1 || meta->k > PB_MAX_K ||
+		meta->pagesPerRange < 1 || meta->pagesPerRange > PB_MAX_PAGES_PER_RANGE ||
+		meta->ncols != (uint32) IndexRelationGetNumberOfKeyAttributes(index))
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("pagebloom index \"%s\" has an unsupported layout",
+						RelationGetRelationName(index)),
+				 errdetail("Version %u, %u bits per block, %u words per row.",
+						   meta->version, meta->blockBits, meta->rowWords),
+				 errhint("REINDEX the index.")));
+}
+
+/* The state cached in rd_amcache: metapage parameters and column hashers */
+PageBloomState *
+PbGetState(Relation index)
+{
+	if (index->rd_amcache == NULL)
+	{
+		PageBloomState *state;
+		Buffer		buf;
+		Page		page;
+		int			i;
+
+		state = MemoryContextAllocZero(index->rd_indexcxt, sizeof(PageBloomState));
+		buf = ReadBuffer(index, PB_METAPAGE_BLKNO);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		PG_TRY();
+		{
+			PbCheckMetaPage(index, page);
+		}
+		PG_CATCH();
+		{
+			UnlockReleaseBuffer(buf);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		memcpy(&state->meta, PageBloomPageGetMeta(page), sizeof(PageBloomMetaPageData));
+		UnlockReleaseBuffer(buf);
+
+		state->natts = IndexRelationGetNumberOfKeyAttributes(index);
+		for (i = 0; i < state->natts; i++)
+			BfHasherInit(&state->hashers[i], TupleDescAttr(index->rd_att, i)->atttypid,
+						 index->rd_indcollation[i], index->rd_indexcxt);
+		index->rd_amcache = state;
+	}
+	return (PageBloomState *) index->rd_amcache;
+}
+
+/* ---------------------------------------------------------------------
+ * Keys
+ * ---------------------------------------------------------------------
+ */
+
+/* The key of a NULL in column attno */
+uint64
+PbNullHash(uint64 seed, int attno)
+{
+	return BfMix64((seed + (uint64) attno) ^ PB_NULL_SALT);
+}
+
+/* The key of a value (or NULL) of column attno, hashed as the column's type */
+uint64
+PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)
+{
+	if (isnull)
+		return PbNullHash(state->meta.seed, attno);
+	return BfHashDatum(&state->hashers[attno], value, state->meta.seed + (uint64) attno);
+}
+
+/* The keys of an index tuple, one per column */
+void
+PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
+{
+	int			i;
+
+	for (i = 0; i < state->natts; i++)
+		hashes[i] = PbKeyHash(state, i, values[i], isnull[i]);
+}
+
+/* The signature block of a key */
+uint32
+PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
+{
+	return (uint32) BfMulHi64(h, meta->nblocks);
+}
+
+/* The k rows (bit numbers inside its block) of a key */
+void
+PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows)
+{
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, BfMix64(h ^ PB_ROW_SALT));
+	for (i = 0; i < meta->k; i++)
+		rows[i] = (uint16) BfPositionsNext(&p, meta->blockBits);
+}
+
+/* ---------------------------------------------------------------------
+ * Writing
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Make sure every slice page of a segment exists.  Pages are appended in
+ * order under the relation extension lock and WAL-logged as full images; a
+ * page left all-zero by a crash between extension and logging reads as an
+ * empty page (no bits set), which is what it is.
+ */
+void
+PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment)
+{
+	const PageBloomMetaPageData *meta = &state->meta;
+	BlockNumber need;
+	BlockNumber nrel;
+
+	if (segment < state->knownSegments)
+		return;
+
+	need = PbSliceBlkno(meta, segment + 1, 0);
+	LockRelationForExtension(index, ExclusiveLock);
+	nrel = RelationGetNumberOfBlocks(index);
+	while (nrel < need)
+	{
+		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+		BlockNumber blkno;
+		GenericXLogState *gx;
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		blkno = BufferGetBlockNumber(buf);
+		Assert(blkno >= 1);
+		gx = GenericXLogStart(index);
+		page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
+		PbInitSlicePage(page, (blkno - 1) / meta->nblocks, (blkno - 1) % meta->nblocks);
+		GenericXLogFinish(gx);
+		UnlockReleaseBuffer(buf);
+		nrel = blkno + 1;
+	}
+	UnlockRelationForExtension(index, ExclusiveLock);
+	state->knownSegments = (nrel - 1) / meta->nblocks;
+}
+
+typedef struct PbPendingKey
+{
+	BlockNumber blkno;
+	uint16		rows[PB_MAX_K];
+} PbPendingKey;
+
+/* qsort comparator: by block number */
+static int
+PbPendingKeyCmp(const void *a, const void *b)
+{
+	BlockNumber x = ((const PbPendingKey *) a)->blkno;
+	BlockNumber y = ((const PbPendingKey *) b)->blkno;
+
+	return (x > y) - (x < y);
+}
+
+/* Are all the bits of a key set for a range? */
+static inline bool
+PbKeyBitsSet(const uint64 *words, const uint16 *rows, int k, uint32 word, uint64 mask)
+{
+	int			i;
+
+	for (i = 0; i < k; i++)
+		if (!(words[rows[i] * PB_ROW_WORDS + word] & mask))
+			return false;
+	return true;
+}
+
+/*
+ * Set the bits of some keys for one range (bit rangebit of segment segment).
+ * The segment must exist (PbEnsureSegment).
+ */
+void
+PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
+		  uint32 rangebit, const uint64 *hashes, int nhashes)
+{
+	const PageBloomMetaPageData *meta = &state->meta;
+	PbPendingKey keys[INDEX_MAX_KEYS];
+	uint32		word = rangebit / 64;
+	uint64		mask = UINT64CONST(1) << (rangebit % 64);
+	int			k = meta->k;
+	int			i;
+
+	Assert(nhashes <= INDEX_MAX_KEYS);
+	for (i = 0; i < nhashes; i++)
+	{
+		keys[i].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, hashes[i]));
+		PbKeyRows(meta, hashes[i], keys[i].rows);
+	}
+	qsort(keys, nhashes, sizeof(PbPendingKey), PbPendingKeyCmp);
+
+	i = 0;
+	while (i < nhashes)
+	{
+		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+		int			first[MAX_GENERIC_XLOG_PAGES + 1];
+		bool		dirty[MAX_GENERIC_XLOG_PAGES];
+		int			nbufs = 0;
+		bool		anydirty = false;
+		int			b;
+		int			j;
+
+		/* lock up to MAX_GENERIC_XLOG_PAGES distinct pages, in block order */
+		while (i < nhashes && nbufs < MAX_GENERIC_XLOG_PAGES)
+		{
+			Page		page;
+
+			first[nbufs] = i;
+			bufs[nbufs] = ReadBuffer(index, keys[i].blkno);
+			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
+			page = BufferGetPage(bufs[nbufs]);
+			dirty[nbufs] = PageIsNew(page);
+			do
+			{
+				if (!dirty[nbufs] &&
+					!PbKeyBitsSet(PageBloomPageGetWords(page), keys[i].rows, k, word, mask))
+					dirty[nbufs] = true;
+				i++;
+			} while (i < nhashes && keys[i].blkno == keys[i - 1].blkno);
+			anydirty |= dirty[nbufs];
+			nbufs++;
+		}
+		first[nbufs] = i;
+
+		if (anydirty)
+		{
+			GenericXLogState *gx = GenericXLogStart(index);
+
+			for (b = 0; b < nbufs; b++)
+			{
+				Page		page;
+				uint64	   *words;
+
+				if (!dirty[b])
+					continue;
+				if (PageIsNew(BufferGetPage(bufs[b])))
+				{
+					BlockNumber blkno = BufferGetBlockNumber(bufs[b]);
+
+					page = GenericXLogRegisterBuffer(gx, bufs[b], GENERIC_XLOG_FULL_IMAGE);
+					PbInitSlicePage(page, (blkno - 1) / meta->nblocks, (blkno - 1) % meta->nblocks);
+				}
+				else
+					page = GenericXLogRegisterBuffer(gx, bufs[b], 0);
+				words = PageBloomPageGetWords(page);
+				for (j = first[b]; j < first[b + 1]; j++)
+				{
+					int			r;
+
+					for (r = 0; r < k; r++)
+						words[keys[j].rows[r] * PB_ROW_WORDS + word] |= mask;
+				}
+			}
+			GenericXLogFinish(gx);
+		}
+		for (b = 0; b < nbufs; b++)
+			UnlockReleaseBuffer(bufs[b]);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Cost estimate
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The cost of a bitmap scan of the index and the selectivity to hand to the
+ * bitmap heap scan.
+ *
+ * Index pages read: one slice page per probed key and segment.  Heap pages:
+ * the ranges that hold true matches (matches placed at random) plus the
+ * false-positive ranges (the one-column probe FPR of the metapage, combined
+ * over the probes of each clause and multiplied over the clauses), times
+ * pages_per_range.  Those pages are read whole (lossy bitmap), so every tuple
+ * on them is rechecked.  The bitmap heap scan derives its page count from a
+ * tuple count (Mackert-Lohman), so the selectivity returned is the one whose
+ * page count matches our estimate; the recheck of the remaining tuples on
+ * those pages is charged here.
+ */
+void
+pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
+			   Cost *indexStartupCost, Cost *indexTotalCost,
+			   Selectivity *indexSelectivity, double *indexCorrelation,
+			   double *indexPages)
+{
+	IndexOptInfo *index = path->indexinfo;
+	RelOptInfo *baserel = index->rel;
+	Relation	indexRel;
+	PageBloomMetaPageData meta;
+	double		heapPages = Max((double) baserel->pages, 1.0);
+	double		heapTuples = Max(baserel->tuples, 1.0);
+	double		ppr;
+	double		nranges;
+	double		nsegs;
+	double		probes = 0;
+	double		pass = 1.0;
+	bool		restricted = false;
+	List	   *quals = NIL;
+	ListCell   *lc;
+	double		candRanges;
+	double		candPages;
+	double		frac;
+	double		pagesRead;
+	double		sel;
+	double		spc_random_page_cost;
+	double		spc_seq_page_cost;
+	Cost		cost;
+
+	indexRel = index_open(index->indexoid, NoLock);
+	meta = PbGetState(indexRel)->meta;
+	index_close(indexRel, NoLock);
+
+	ppr = meta.pagesPerRange;
+	nranges = ceil(heapPages / ppr);
+	nsegs = ceil(nranges / PB_RANGES_PER_SEGMENT);
+
+	foreach(lc, path->indexclauses)
+	{
+		IndexClause *iclause = lfirst_node(IndexClause, lc);
+		ListCell   *lc2;
+
+		foreach(lc2, iclause->indexquals)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
+			Expr	   *clause = rinfo->clause;
+			double		nvals = 1;
+
+			quals = lappend(quals, rinfo);
+			if (IsA(clause, NullTest) &&
+				((NullTest *) clause)->nulltesttype == IS_NOT_NULL)
+				continue;		/* filters nothing */
+			if (IsA(clause, ScalarArrayOpExpr))
+				nvals = Max(estimate_array_length(lsecond(((ScalarArrayOpExpr *) clause)->args)), 1);
+			restricted = true;
+			probes += nvals;
+			pass *= 1.0 - pow(1.0 - meta.designFpr, nvals);
+		}
+	}
+
+	if (restricted)
+	{
+		double		keySel = clauselist_selectivity(root, quals, baserel->relid,
+													JOIN_INNER, NULL);
+		double		matches = keySel * heapTuples;
+		double		trueRanges = nranges * (1.0 - pow(1.0 - 1.0 / nranges, matches));
+
+		candRanges = trueRanges + pass * (nranges - trueRanges);
+	}
+	else
+		candRanges = nranges;
+	candPages = Min(candRanges * ppr, heapPages);
+	frac = candPages / heapPages;
+
+	/* the selectivity whose Mackert-Lohman page count is candPages */
+	pagesRead = 1 + Min(probes * nsegs, nsegs * meta.nblocks);
+	if (frac >= 1.0)
+		sel = 1.0;
+	else
+	{
+		double		lo = 0,
+					hi = frac;
+		int			i;
+
+		for (i = 0; i < 40; i++)
+		{
+			double		mid = (lo + hi) / 2;
+
+			if (index_pages_fetched(mid * heapTuples, baserel->pages, pagesRead, root) < candPages)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		sel = hi;
+	}
+
+	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost,
+							  &spc_seq_page_cost);
+	cost = pagesRead * spc_random_page_cost;
+	/* AND the rows of each probe, add the candidate pages to the bitmap */
+	cost += probes * nsegs * meta.k * PB_ROW_WORDS * cpu_operator_cost / 16;
+	cost += candPages * cpu_operator_cost;
+	/* recheck of the tuples on candidate pages the heap scan does not count */
+	cost += Max(frac - sel, 0) * heapTuples *
+		(cpu_tuple_cost + cpu_operator_cost * Max(list_length(quals), 1));
+
+	*indexStartupCost = cost;
+	*indexTotalCost = cost;
+	*indexSelectivity = sel;
+	*indexCorrelation = 0;
+	*indexPages = pagesRead;
+}
+
+/* ---------------------------------------------------------------------
+ * Verification and inspection
+ * ---------------------------------------------------------------------
+ */
+
+/* Open an index by OID and check that it is a pagebloom index */
+static Relation
+PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
+{
+	Oid			heapoid = IndexGetRelation(indexoid, true);
+	Relation	index;
+
+	if (!OidIsValid(heapoid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("relation with OID %u is not an index", indexoid),
+				 errhint("Pass a pagebloom index.")));
+	*heap = table_open(heapoid, lockmode);
+	index = index_open(indexoid, lockmode);
+	if (index->rd_rel->relkind != RELKIND_INDEX ||
+		index->rd_indam->ambuild != pbbuild)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
+				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
+	return index;
+}
+
+typedef struct PbVerifyState
+{
+	PageBloomState *state;
+	BlockNumber indexBlocks;
+	int64		checked;
+	int64		missing;
+} PbVerifyState;
+
+/* Check that every key of one heap tuple is in its range's signature */
+static void
+PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
+				 bool *isnull, bool tupleIsAlive, void *arg)
+{
+	PbVerifyState *vs = (PbVerifyState *) arg;
+	PageBloomState *state = vs->state;
+	const PageBloomMetaPageData *meta = &state->meta;
+	uint32		range = ItemPointerGetBlockNumber(tid) / meta->pagesPerRange;
+	uint32		segment = range / PB_RANGES_PER_SEGMENT;
+	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
+	int			i;
+
+	CHECK_FOR_INTERRUPTS();
+	for (i = 0; i < state->natts; i++)
+	{
+		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
+		BlockNumber blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, h));
+		uint16		rows[PB_MAX_K];
+		bool		ok = false;
+
+		PbKeyRows(meta, h, rows);
+		if (blkno < vs->indexBlocks)
+		{
+			Buffer		buf = ReadBuffer(index, blkno);
+			Page		page;
+
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			ok = !PageIsNew(page) &&
+				PbKeyBitsSet(PageBloomPageGetWords(page), rows, meta->k,
+							 rangebit / 64, UINT64CONST(1) << (rangebit % 64));
+			UnlockReleaseBuffer(buf);
+		}
+		if (!ok)
+		{
+			vs->missing++;
+			if (vs->missing <= 10)
+				ereport(WARNING,
+						(errcode(ERRCODE_INDEX_CORRUPTED),
+						 errmsg("pagebloom index \"%s\" lacks the key of column %d of heap tuple (%u,%u)",
+								RelationGetRelationName(index), i + 1,
+								ItemPointerGetBlockNumber(tid),
+								ItemPointerGetOffsetNumber(tid))));
+		}
+	}
+	vs->checked++;
+}
+
+/*
+ * pagebloom_verify(index regclass) RETURNS bigint
+ *		Check that every heap tuple visible to a fresh snapshot has all its
+ *		keys in its range's signature; return the number of tuples checked,
+ *		or raise XX002 naming the first missing keys.
+ */
+Datum
+pagebloom_verify(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Relation	heap;
+	Relation	index;
+	IndexInfo  *indexInfo;
+	Snapshot	snapshot;
+	TableScanDesc scan;
+	PbVerifyState vs;
+
+	index = PbOpenIndex(indexoid, AccessShareLock, &heap);
+	memset(&vs, 0, sizeof(vs));
+	vs.state = PbGetState(index);
+	indexInfo = BuildIndexInfo(index);
+	indexInfo->ii_Concurrent = true;
+
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	/* tuples visible to the snapshot were indexed before it was taken */
+	vs.indexBlocks = RelationGetNumberOfBlocks(index);
+	scan = table_beginscan_strat(heap, snapshot, 0, NULL, true, false);
+	table_index_build_scan(heap, index, indexInfo, true, false,
+						   PbVerifyCallback, &vs, scan);
+	UnregisterSnapshot(snapshot);
+
+	if (vs.missing > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INDEX_CORRUPTED),
+				 errmsg("pagebloom index \"%s\" lacks " INT64_FORMAT " keys of " INT64_FORMAT " heap tuples",
+						RelationGetRelationName(index), vs.missing, vs.checked),
+				 errhint("REINDEX the index.")));
+
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
+	PG_RETURN_INT64(vs.checked);
+}
+
+/*
+ * pagebloom_info(index regclass) RETURNS record
+ *		The metapage parameters and the fill of the signatures.
+ */
+Datum
+pagebloom_info(PG_FUNCTION_ARGS)
+{
+	Oid			indexoid = PG_GETARG_OID(0);
+	Relation	heap;
+	Relation	index;
+	PageBloomState *state;
+	const PageBloomMetaPageData *meta;
+	BlockNumber indexBlocks;
+	BlockNumber heapBlocks;
+	BlockNumber blkno;
+	uint64		bitsSet = 0;
+	double		ranges;
+	double		fill;
+	Datum		values[14];
+	bool		nulls[14];
+
+	index = PbOpenIndex(indexoid, AccessShareLock, &heap);
+	state = PbGetState(index);
+	meta = &state->meta;
+	indexBlocks = RelationGetNumberOfBlocks(index);
+	heapBlocks = RelationGetNumberOfBlocks(heap);
+
+	for (blkno = 1; blkno < indexBlocks; blkno++)
+	{
+		Buffer		buf = ReadBuffer(index, blkno);
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page))
+		{
+			const uint64 *words = PageBloomPageGetWords(page);
+			int			w;
+
+			for (w = 0; w < PB_BLOCK_BITS * PB_ROW_WORDS; w++)
+				bitsSet += pg_popcount64(words[w]);
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	ranges = ceil((double) heapBlocks / meta->pagesPerRange);
+	fill = ranges > 0 ? (double) bitsSet / (ranges * meta->nblocks * meta->blockBits) : 0;
+
+	memset(nulls, 0, sizeof(nulls));
+	values[0] = Int32GetDatum(meta->pagesPerRange);
+	values[1] = Int64GetDatum((int64) meta->nblocks * meta->blockBits);
+	values[2] = Int32GetDatum(meta->nblocks);
+	values[3] = Int32GetDatum(meta->blockBits);
+	values[4] = Int32GetDatum(meta->k);
+	values[5] = Int32GetDatum(PB_RANGES_PER_SEGMENT);
+	values[6] = Int64GetDatum(indexBlocks > 0 ? (indexBlocks - 1) / meta->nblocks : 0);
+	values[7] = Int64GetDatum(indexBlocks);
+	values[8] = Float8GetDatum(meta->targetFpr);
+	values[9] = Float8GetDatum(meta->designFpr);
+	values[10] = Float8GetDatum(meta->rowsPerRange);
+	values[11] = Int64GetDatum((int64) ranges);
+	values[12] = Float8GetDatum(fill);
+	/* one-column probe FPR for the key count that explains the fill */
+	if (fill <= 0)
+		values[13] = Float8GetDatum(0.0);
+	else if (fill >= 1)
+		values[13] = Float8GetDatum(1.0);
+	else
+	{
+		double		m = (double) meta->nblocks * meta->blockBits;
+		double		nkeys = -m * log(1.0 - fill) / meta->k;
+
+		values[13] = Float8GetDatum(PbBlockedFpr(nkeys, meta->nblocks, meta->blockBits, meta->k));
+	}
+
+	index_close(index, AccessShareLock);
+	table_close(heap, AccessShareLock);
+	return BfInfoTuple(fcinfo, values, nulls, 14);
+}
