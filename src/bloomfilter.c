@@ -365,7 +365,12 @@ BfTextParse(const char *typname, const char *str, BfTextFields *f)
 		if (ntok == 0)
 		{
 			if (strcmp(tok, typname) != 0)
-				BfTextError(f, "The value must start with \"%s\".", typname);
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("invalid input syntax for type %s", typname),
+						 errdetail("The value must start with \"%s\".", typname),
+						 errhint("To probe for or add a string literal, cast it: %s @> 'abc'::text.",
+								 "filter")));
 		}
 		else if (ntok == 1)
 		{

@@ -1,0 +1,56 @@
+-- countingbloom aggregates under a forced parallel plan give the same filters
+-- (counters and insert counts) as the serial plan
+CREATE TABLE cb_par AS
+SELECT i AS id, (i % 97) AS day, 'item-' || (i * 31 % 150000) AS item, i % 7 AS hot
+FROM generate_series(1, 300000) i;
+ANALYZE cb_par;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE cb_par_serial AS
+SELECT countingbloom_agg(item, 200000, 0.01) AS a, countingbloom_agg(id) AS b,
+	countingbloom_agg(hot, 1000, 0.01) AS saturated FROM cb_par;
+CREATE TABLE cb_par_serial_days AS SELECT day, countingbloom_agg(item, 5000, 0.01) AS f FROM cb_par GROUP BY day;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF)
+SELECT countingbloom_agg(item, 200000, 0.01), countingbloom_agg(id), countingbloom_agg(hot, 1000, 0.01) FROM cb_par;
+SELECT s.a::text = p.a::text AS same_3arg, s.b::text = p.b::text AS same_1arg,
+	s.saturated::text = p.saturated::text AS same_saturated,
+	(countingbloom_info(p.saturated)).counters_saturated > 0 AS really_saturated,
+	(countingbloom_info(p.a)).inserts AS inserts
+FROM cb_par_serial s,
+	(SELECT countingbloom_agg(item, 200000, 0.01) AS a, countingbloom_agg(id) AS b,
+			countingbloom_agg(hot, 1000, 0.01) AS saturated FROM cb_par) p;
+-- the workers really ran: each saw a part of the rows
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT countingbloom_agg(item, 200000, 0.01) FROM cb_par;
+
+-- union aggregate in parallel
+CREATE TABLE cb_par_day_filters AS
+SELECT s.day, s.f, repeat('x', 1000) AS pad FROM cb_par_serial_days s, generate_series(1, 3);
+ANALYZE cb_par_day_filters;
+EXPLAIN (COSTS OFF) SELECT countingbloom_union_agg(f) FROM cb_par_day_filters;
+SELECT countingbloom_union_agg(f)::text = (SELECT countingbloom_union_agg(f) | countingbloom_union_agg(f) | countingbloom_union_agg(f)
+										   FROM cb_par_serial_days)::text AS union_same
+FROM cb_par_day_filters;
+
+-- grouped parallel aggregate
+EXPLAIN (COSTS OFF) SELECT day, countingbloom_agg(item, 5000, 0.01) FROM cb_par GROUP BY day;
+SELECT count(*) AS days, bool_and(s.f::text = p.f::text) AS all_same
+FROM cb_par_serial_days s JOIN (SELECT day, countingbloom_agg(item, 5000, 0.01) AS f FROM cb_par GROUP BY day) p USING (day);
+
+-- probes in a parallel scan
+EXPLAIN (COSTS OFF) SELECT count(*) FROM cb_par WHERE (SELECT a FROM cb_par_serial) @> item;
+SELECT count(*) AS found FROM cb_par WHERE (SELECT a FROM cb_par_serial) @> item;
+SELECT count(*) AS counted_twice FROM cb_par WHERE countingbloom_count((SELECT a FROM cb_par_serial), item) >= 2;
+
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+DROP TABLE cb_par, cb_par_serial, cb_par_serial_days, cb_par_day_filters;
