@@ -48,6 +48,8 @@ _PG_init(void)
 #else
 	EmitWarningsOnPlaceholders("bloomfilter");
 #endif
+
+	PageBloomInit();
 }
 
 /* ---------------------------------------------------------------------

@@ -326,4 +326,7 @@ extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 extern int	bloomfilter_default_capacity;
 extern double bloomfilter_default_fpr;
 
+/* pagebloom index access method: registers its reloptions (src/pagebloom.c) */
+extern void PageBloomInit(void);
+
 #endif							/* BLOOMFILTER_H */
