@@ -38,6 +38,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -62,6 +63,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_cardinality);
 PG_FUNCTION_INFO_V1(cuckoofilter_fpr);
 PG_FUNCTION_INFO_V1(cuckoofilter_info);
 PG_FUNCTION_INFO_V1(cuckoofilter_positions);
+PG_FUNCTION_INFO_V1(cuckoofilter_subfilters);
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_trans);
 PG_FUNCTION_INFO_V1(cuckoofilter_agg_final);
 PG_FUNCTION_INFO_V1(cuckoofilter_union_trans);
@@ -1022,7 +1024,7 @@ CfEstimateFpr(const CuckooFilter *cf)
 		off += s.size;
 		logmiss += lq * 2.0 * (double) s.count / (double) s.nbuckets;
 	}
-	return -expm1(logmiss);
+	return logmiss < 0.0 ? -expm1(logmiss) : 0.0;
 }
 
 /* ---------------------------------------------------------------------
@@ -1432,7 +1434,7 @@ cuckoofilter_info(PG_FUNCTION_ARGS)
 	values[8] = Int64GetDatum((int64) slots);
 	values[9] = Int64GetDatum((int64) count);
 	values[10] = Int64GetDatum(n > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) n);
-	values[11] = Float8GetDatum((double) count / (double) slots);
+	values[11] = Float8GetDatum((double) (count - victims) / (double) slots);
 	values[12] = Int32GetDatum((int32) victims);
 	values[13] = Int64GetDatum((int64) VARSIZE(cf));
 	values[14] = Float8GetDatum(CfEstimateFpr(cf));
@@ -1462,6 +1464,41 @@ cuckoofilter_positions(PG_FUNCTION_ARGS)
 	values[2] = Int64GetDatum((int64) i1);
 	values[3] = Int64GetDatum((int64) CfAltIndex(i1, fp, s.mask));
 	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 4));
+}
+
+/*
+ * cuckoofilter_subfilters(cuckoofilter) RETURNS SETOF record
+ *		One row per sub-filter of the chain: its buckets, fingerprints, load
+ *		and victim slot.
+ */
+Datum
+cuckoofilter_subfilters(PG_FUNCTION_ARGS)
+{
+	CuckooFilter *cf = CfGetArg(fcinfo, 0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
+	Size		off = CF_HDRSZ;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (k = 0; k < nsub; k++)
+	{
+		CfSub		s;
+		Datum		values[6];
+		bool		nulls[6] = {0};
+
+		CfSubAt(cf, off, &s);
+		off += s.size;
+		values[0] = Int32GetDatum((int32) k + 1);
+		values[1] = Int64GetDatum((int64) s.nbuckets);
+		values[2] = Int64GetDatum((int64) s.count);
+		values[3] = Float8GetDatum((double) (s.count - (s.victim_used ? 1 : 0)) /
+								   (double) (s.nbuckets * CF_BUCKET_SIZE));
+		values[4] = BoolGetDatum(s.victim_used);
+		values[5] = Int64GetDatum((int64) s.size);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }
 
 /*

@@ -63,6 +63,11 @@ CREATE FUNCTION cuckoofilter_info(cuckoofilter,
 CREATE FUNCTION cuckoofilter_positions(cuckoofilter, anynonarray,
 	OUT hash bigint, OUT fingerprint bigint, OUT bucket1 bigint, OUT bucket2 bigint)
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_subfilters(cuckoofilter,
+	OUT subfilter integer, OUT buckets bigint, OUT fingerprints bigint, OUT load_factor float8,
+	OUT victim_in_use bool, OUT size_bytes bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 4;
 
 CREATE OPERATOR @> (
 	LEFTARG = cuckoofilter, RIGHTARG = anynonarray, FUNCTION = @extschema@.cuckoofilter_contains,

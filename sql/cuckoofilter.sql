@@ -1,0 +1,282 @@
+-- cuckoofilter: construction, elements, copies, removal, operators, I/O, golden vectors, errors
+SET max_parallel_workers_per_gather = 0;
+
+-- sizing: f = ceil(log2(2b / fpr)), power-of-two buckets for load <= 0.95
+SELECT capacity, fpr, fingerprint_bits, bucket_size, buckets, subfilters, slots, fingerprints,
+	size_bytes, estimated_fpr
+FROM (VALUES (1::bigint, 0.01::float8), (100, 0.01), (3800, 0.01), (3801, 0.01), (1000000, 0.001),
+	(1000, 0.5), (1000, 1e-12)) v(capacity, fpr),
+	LATERAL cuckoofilter_info(cuckoofilter_empty(capacity, fpr)) ORDER BY 1, 2;
+SELECT (cuckoofilter_info(cuckoofilter_empty(1000))).fingerprint_bits AS default_fpr_bits,
+	(cuckoofilter_info(cuckoofilter_empty(1000, seed => 7))).seed AS seed;
+-- expert constructor
+SELECT buckets, fingerprint_bits, size_bytes FROM cuckoofilter_info(cuckoofilter_create(1, 4));
+SELECT buckets, fingerprint_bits, size_bytes FROM cuckoofilter_info(cuckoofilter_create(1024, 32, -5));
+
+-- text form: parameters readable, exact round trip
+SELECT cuckoofilter_add(cuckoofilter_create(2, 12, 3), 'x'::text)::text AS text_form;
+SELECT f::text::cuckoofilter = f AS round_trip, f::text = f::text::cuckoofilter::text AS same_text
+FROM (SELECT cuckoofilter_agg(i, 5000, 0.001) f FROM generate_series(1, 4000) i) s;
+SELECT length(f::text)::float8 / pg_column_size(f) < 1.4 AS compact
+FROM (SELECT cuckoofilter_agg(i, 100000, 0.01) f FROM generate_series(1, 90000) i) s;
+
+-- golden vectors: hash, fingerprint and buckets for a 1024-bucket, 10-bit filter
+SELECT v, p.* FROM (VALUES (0::bigint), (1), (42), (-1)) t(v),
+	LATERAL cuckoofilter_positions(cuckoofilter_create(1024, 10), v) p ORDER BY v;
+SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(1024, 10, 1), 42) p;
+SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(1024, 10), 'abc'::text) p;
+SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(65536, 16), 'abc'::text) p;
+-- the same formulas in SQL: fp = bits 32.. of the hash (0 -> 1), i1 = low bits, i2 = i1 xor mix(fp)
+SELECT p.fingerprint = (((p.hash >> 32) & 1023) + CASE WHEN ((p.hash >> 32) & 1023) = 0 THEN 1 ELSE 0 END)
+	AS fp_formula, p.bucket1 = (p.hash & 1023) AS i1_formula, p.hash = bloomfilter_hash(42) AS canonical_hash
+FROM cuckoofilter_positions(cuckoofilter_create(1024, 10), 42) p;
+-- the storage layout: entry j of bucket i at table bit (4i + j) * f, little-endian bit order
+-- (PostgreSQL's get_bit numbers bits the same way); the table follows a 24-byte sub-filter header
+CREATE FUNCTION cf_entry(f cuckoofilter, bucket bigint, slot int) RETURNS bigint LANGUAGE sql AS $$
+	SELECT sum(get_bit(d, 24 * 8 + ((bucket * 4 + slot) * i.f + t)::int)::bigint << t)
+	FROM (SELECT decode(substring(f::text FROM 'data=(\S+)'), 'base64') d) s,
+		 cuckoofilter_info(f) i, generate_series(0, i.fingerprint_bits - 1) t
+$$;
+SELECT cf_entry(f, p.bucket1, 0) = p.fingerprint AS stored_in_bucket1_slot0,
+	cf_entry(f, p.bucket1, 1) = 0 AS next_slot_empty
+FROM (SELECT cuckoofilter_add(cuckoofilter_create(1024, 10), 42) f) s,
+	LATERAL cuckoofilter_positions(f, 42) p;
+-- 13-bit entries straddle bytes
+SELECT bool_and(cf_entry(f, p.bucket1, 0) = p.fingerprint OR cf_entry(f, p.bucket2, 0) = p.fingerprint
+	OR cf_entry(f, p.bucket1, 1) = p.fingerprint OR cf_entry(f, p.bucket2, 1) = p.fingerprint) AS all_found
+FROM (SELECT cuckoofilter_add(cuckoofilter_create(64, 13), ARRAY(SELECT generate_series(1, 20))) f) s,
+	generate_series(1, 20) v, LATERAL cuckoofilter_positions(f, v) p;
+-- the same inserts in the same order give the same bytes
+SELECT (SELECT cuckoofilter_agg(i, 1000, 0.01) FROM generate_series(1, 3000) i)
+	 = (SELECT cuckoofilter_agg(i, 1000, 0.01) FROM generate_series(1, 3000) i) AS deterministic;
+SELECT md5(cuckoofilter_send(cuckoofilter_agg(i, 1000, 0.01))) AS pinned_bytes FROM generate_series(1, 3000) i;
+
+-- elements: add, contains, count of copies, remove one copy
+CREATE TABLE cf (f cuckoofilter);
+INSERT INTO cf VALUES (cuckoofilter_empty(1000));
+UPDATE cf SET f = cuckoofilter_add(f, 'apple'::text);
+UPDATE cf SET f = cuckoofilter_add(f, 'apple'::text);
+UPDATE cf SET f = cuckoofilter_add(f, ARRAY['pear', 'plum', NULL]::text[]);
+UPDATE cf SET f = cuckoofilter_add(f, NULL::text);
+SELECT f @> 'apple'::text AS apple, 'pear'::text <@ f AS pear, f @> 'kiwi'::text AS kiwi,
+	cuckoofilter_contains(f, 'plum'::text) AS plum, f @> NULL::text AS null_probe,
+	cuckoofilter_count(f, 'apple'::text) AS apples, cuckoofilter_count(f, 'kiwi'::text) AS kiwis,
+	cuckoofilter_cardinality(f) AS fingerprints, (cuckoofilter_info(f)).inserts
+FROM cf;
+UPDATE cf SET f = cuckoofilter_remove(f, 'apple'::text);
+SELECT f @> 'apple'::text AS apple, cuckoofilter_count(f, 'apple'::text) AS apples,
+	cuckoofilter_cardinality(f) AS fingerprints FROM cf;
+UPDATE cf SET f = cuckoofilter_remove(f, ARRAY['apple', 'pear', NULL]);
+UPDATE cf SET f = cuckoofilter_remove(f, NULL::text);
+SELECT f @> 'apple'::text AS apple, f @> 'pear'::text AS pear, f @> 'plum'::text AS plum,
+	cuckoofilter_cardinality(f) AS fingerprints FROM cf;
+-- removing what is not there changes nothing
+SELECT cuckoofilter_remove(f, 'kiwi'::text) = f AS unchanged FROM cf;
+-- NULL filters stay NULL
+SELECT cuckoofilter_add(NULL::cuckoofilter, 1) IS NULL AS add_null,
+	cuckoofilter_remove(NULL::cuckoofilter, 1) IS NULL AS remove_null,
+	cuckoofilter_count(NULL::cuckoofilter, 1) IS NULL AS count_null;
+-- the input value is never modified
+SELECT f = cuckoofilter_empty(10) AS still_empty, cuckoofilter_add(f, 1) <> f AS copy_differs
+FROM (SELECT cuckoofilter_empty(10) f) s;
+-- equal SQL values across types
+SELECT f @> 7::int2 AS int2, f @> 7::int8 AS int8, f @> 7.0::numeric AS numeric_not_int
+FROM (SELECT cuckoofilter_add(cuckoofilter_empty(100), 7::int4) f) s;
+
+-- copies: up to 2b = 8 per bucket pair; more adds saturate and are never removed
+SELECT n, cuckoofilter_count(f, 'dup'::text) AS copies, cuckoofilter_cardinality(f) AS fingerprints,
+	(cuckoofilter_info(f)).subfilters
+FROM unnest(ARRAY[1, 7, 8, 9, 100]) n,
+	LATERAL (SELECT cuckoofilter_agg('dup'::text, 1000, 0.01) f FROM generate_series(1, n)) s ORDER BY n;
+SELECT cuckoofilter_count(cuckoofilter_remove(f, 'dup'::text), 'dup'::text) AS saturated_stays,
+	cuckoofilter_count(cuckoofilter_remove(cuckoofilter_remove(g, 'dup'::text), 'dup'::text), 'dup'::text) AS below
+FROM (SELECT cuckoofilter_agg('dup'::text, 1000, 0.01) f FROM generate_series(1, 20)) a,
+	(SELECT cuckoofilter_agg('dup'::text, 1000, 0.01) g FROM generate_series(1, 5)) b;
+
+-- union reinserts the right side's fingerprints; = compares the stored bytes
+SELECT cuckoofilter_cardinality(u) AS fingerprints, (SELECT bool_and(u @> i) FROM generate_series(1, 5000) i) AS all_found,
+	cuckoofilter_count(u, 2500) AS copies_2500, cuckoofilter_count(u, 100) AS copies_100,
+	u = a | b AS eq, u <> a AS ne
+FROM (SELECT a, b, a | b AS u
+	  FROM (SELECT cuckoofilter_agg(i, 10000, 0.01) a FROM generate_series(1, 3000) i) x,
+		   (SELECT cuckoofilter_agg(i, 10000, 0.01) b FROM generate_series(2001, 5000) i) y) s;
+SELECT cuckoofilter_count(a | a, 17) AS copies FROM (SELECT cuckoofilter_agg(i, 100, 0.01) a FROM generate_series(1, 50) i) s;
+
+-- a full filter: cuckoofilter_add fails with 54000 and leaves the filter as it was
+CREATE TABLE full_filter (ff cuckoofilter, n int);
+DO $$
+DECLARE
+	f cuckoofilter := cuckoofilter_create(16, 8);
+	i int := 1;
+BEGIN
+	LOOP
+		f := cuckoofilter_add(f, i);
+		i := i + 1;
+	END LOOP;
+EXCEPTION WHEN program_limit_exceeded THEN
+	INSERT INTO full_filter VALUES (f, i - 1);
+END $$;
+SELECT n AS added_before_failure, cuckoofilter_cardinality(ff) AS fingerprints,
+	(cuckoofilter_info(ff)).load_factor, (cuckoofilter_info(ff)).victims_in_use,
+	(SELECT bool_and(ff @> v) FROM generate_series(1, n) v) AS all_kept
+FROM full_filter;
+SELECT cuckoofilter_add(ff, 1000) FROM full_filter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_add(ff, ARRAY[1000, 1001]) FROM full_filter;
+\echo :LAST_ERROR_SQLSTATE
+-- removing one element makes room again (the victim moves back into the table)
+SELECT (cuckoofilter_info(g)).victims_in_use, cuckoofilter_cardinality(cuckoofilter_add(g, 1000)) AS fingerprints
+FROM (SELECT cuckoofilter_remove(ff, 1) g FROM full_filter) s;
+CREATE TABLE small AS SELECT ff AS f FROM full_filter;
+-- the aggregate and | chain a sub-filter instead
+SELECT * FROM cuckoofilter_subfilters((SELECT cuckoofilter_agg(i, 20, 0.01) FROM generate_series(1, 200) i));
+SELECT (SELECT bool_and(f @> i) FROM generate_series(1, 200) i) AS no_false_negative,
+	cuckoofilter_cardinality(f) AS fingerprints, round(cuckoofilter_fpr(f)::numeric, 4) AS chained_fpr,
+	(SELECT round(cuckoofilter_fpr(cuckoofilter_agg(i, 200, 0.01))::numeric, 4) FROM generate_series(1, 200) i) AS unchained_fpr
+FROM (SELECT cuckoofilter_agg(i, 20, 0.01) f FROM generate_series(1, 200) i) s;
+SELECT subfilter, buckets, fingerprints FROM cuckoofilter_subfilters((SELECT f | f FROM small));
+SELECT cuckoofilter_cardinality(f | f) = 2 * cuckoofilter_cardinality(f) AS doubled,
+	cuckoofilter_count(f | f, 1) = 2 * cuckoofilter_count(f, 1) AS copies_doubled FROM small;
+-- an element added to a chained filter goes to the first sub-filter with room; removal keeps all others
+SELECT (SELECT bool_and(g @> i) FROM generate_series(1, 200) i WHERE i <> 7) AS others_kept,
+	cuckoofilter_count(g, 7) AS copies_of_7, cuckoofilter_cardinality(g) AS fingerprints
+FROM (SELECT cuckoofilter_remove(f, 7) g FROM (SELECT cuckoofilter_agg(i, 20, 0.01) f FROM generate_series(1, 200) i) s) t;
+
+-- aggregates over no rows give an empty filter with the requested parameters
+SELECT buckets, fingerprint_bits, fingerprints FROM cuckoofilter_info((SELECT cuckoofilter_agg(i, 5000, 0.001) FROM generate_series(1, 0) i));
+SET bloomfilter.default_capacity = 3000;
+SET bloomfilter.default_fpr = 0.0001;
+SELECT buckets, fingerprint_bits FROM cuckoofilter_info((SELECT cuckoofilter_agg(i) FROM generate_series(1, 0) i));
+SELECT buckets, fingerprint_bits, fingerprints FROM cuckoofilter_info((SELECT cuckoofilter_agg(i) FROM generate_series(1, 10) i));
+RESET bloomfilter.default_capacity;
+RESET bloomfilter.default_fpr;
+SELECT cuckoofilter_union_agg(f) IS NULL AS union_of_nothing FROM cf WHERE false;
+SELECT cuckoofilter_cardinality(cuckoofilter_union_agg(f)) AS fingerprints, cuckoofilter_count(cuckoofilter_union_agg(f), 1) AS ones
+FROM (SELECT cuckoofilter_agg(i % 50, 1000, 0.01) f FROM generate_series(1, 300) i GROUP BY i % 3
+	  UNION ALL SELECT NULL) s;
+SELECT cuckoofilter_agg(x) IS NOT NULL AS skips_nulls, cuckoofilter_cardinality(cuckoofilter_agg(x)) AS fingerprints
+FROM (VALUES (1), (NULL), (2)) v(x);
+
+-- errors, with their SQLSTATEs
+SELECT cuckoofilter_empty(0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100, 0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100, 1.5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100, 'NaN');
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(9223372036854775807);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(1000000000000, 1e-9);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(1000, 10);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(0, 10);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(8589934592, 10);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(1024, 3);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(1024, 33);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_create(4294967296, 32);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_agg(i, 0, 0.01) FROM generate_series(1, 3) i;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_agg(i, 10, 2) FROM generate_series(1, 3) i;
+\echo :LAST_ERROR_SQLSTATE
+-- mismatched parameters: seed, fingerprint bits, buckets
+SELECT cuckoofilter_empty(100, 0.01, 1) | cuckoofilter_empty(100, 0.01, 2);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100, 0.01) | cuckoofilter_empty(100, 0.001);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100) | cuckoofilter_empty(1000);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_union_agg(f) FROM (VALUES (cuckoofilter_empty(10)), (cuckoofilter_empty(10, 0.01, 9))) v(f);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_union_agg(f) FROM (VALUES (cuckoofilter_empty(10)), (cuckoofilter_create(4, 12))) v(f);
+\echo :LAST_ERROR_SQLSTATE
+-- nondeterministic collations are refused by the canonical hashing
+CREATE COLLATION IF NOT EXISTS cf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+SELECT cuckoofilter_add(cuckoofilter_empty(10), 'a'::text COLLATE cf_ci);
+\echo :LAST_ERROR_SQLSTATE
+
+-- malformed text input: 22P02 with a detail saying what is wrong
+\set VERBOSITY default
+SELECT 'cuckoofilter'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=3 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=3 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967296,4294967296 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT (cuckoofilter_create(1, 4)::text || ' extra=1')::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+-- well-formed text whose contents are inconsistent: build them from a valid value
+CREATE FUNCTION cf_patch(f cuckoofilter, offs int[], vals int[], fix_count bigint DEFAULT NULL)
+RETURNS cuckoofilter LANGUAGE plpgsql AS $$
+DECLARE
+	d bytea := decode(substring(f::text FROM 'data=(\S+)'), 'base64');
+BEGIN
+	FOR i IN 1..array_length(offs, 1) LOOP
+		d := set_byte(d, offs[i], vals[i]);
+	END LOOP;
+	RETURN regexp_replace(regexp_replace(f::text, 'data=\S+', 'data=' || translate(encode(d, 'base64'), E'\n', '')),
+		'count=\d+', 'count=' || coalesce(fix_count, cuckoofilter_cardinality(f)))::cuckoofilter;
+END $$;
+CREATE TABLE one AS SELECT cuckoofilter_add(cuckoofilter_create(2, 8), 'x'::text) f;
+SELECT f::text FROM one;
+SELECT cf_patch(f, '{0}', '{1}') = f AS patch_identity FROM one;
+-- count in the header differs from the contents
+SELECT cf_patch(f, '{0}', '{1}', 2) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- sub-filter count differs from its entries
+SELECT cf_patch(f, '{16}', '{2}', 2) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- a fingerprint appears without being counted
+SELECT cf_patch(f, '{31}', '{255}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- sub-filter header says 4 buckets, the list says 2
+SELECT cf_patch(f, '{0}', '{2}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- sub-filter header says 2^40 buckets
+SELECT cf_patch(f, '{0}', '{40}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- victim flag 2; victim in use without a fingerprint; unused victim with a bucket
+SELECT cf_patch(f, '{1}', '{2}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{1,16}', '{1,2}', 2) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{8}', '{1}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- a victim past the last bucket, a victim fingerprint wider than f
+SELECT cf_patch(f, '{1,4,8,16}', '{1,5,7,2}', 2) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{1,4,5,8,16}', '{1,5,1,1,2}', 2) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- a sub-filter count larger than its slots
+SELECT cf_patch(f, '{16}', '{9}', 9) FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- reserved field, padding byte
+SELECT cf_patch(f, '{2}', '{1}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{32}', '{1}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- a valid victim is accepted, probed and removed
+SELECT (cuckoofilter_info(v)).victims_in_use, cuckoofilter_cardinality(v) AS fingerprints,
+	cuckoofilter_count(v, 'x'::text) AS x_copies
+FROM (SELECT cf_patch(f, '{1,4,8,16}', '{1,5,1,2}', 2) v FROM one) s;

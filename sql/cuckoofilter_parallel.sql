@@ -1,0 +1,73 @@
+-- cuckoofilter aggregates under a forced parallel plan give the same answers as the serial plan
+CREATE TABLE events AS SELECT i AS id, (i % 97) AS day, 'item-' || (i * 31 % 150000) AS item
+FROM generate_series(1, 300000) i;
+CREATE TABLE nonmembers AS SELECT 'nothing-' || i AS k FROM generate_series(1, 300000) i;
+ANALYZE events;
+
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial AS
+SELECT cuckoofilter_agg(item, 400000, 0.01) AS a, cuckoofilter_agg(id) AS b,
+	cuckoofilter_agg(id, 50000, 0.001) AS c FROM events;
+CREATE TABLE serial_days AS SELECT day, cuckoofilter_agg(item, 5000, 0.01) AS f FROM events GROUP BY day;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) CREATE TABLE parallel AS
+SELECT cuckoofilter_agg(item, 400000, 0.01) AS a, cuckoofilter_agg(id) AS b,
+	cuckoofilter_agg(id, 50000, 0.001) AS c FROM events;
+CREATE TABLE parallel AS
+SELECT cuckoofilter_agg(item, 400000, 0.01) AS a, cuckoofilter_agg(id) AS b,
+	cuckoofilter_agg(id, 50000, 0.001) AS c FROM events;
+RESET max_parallel_workers_per_gather;
+SET max_parallel_workers_per_gather = 0;
+-- the same fingerprints: every key is found, the same exact cardinality, and (without chaining)
+-- exactly the same false positives, since a probe's answer depends only on (fingerprint, bucket pair)
+SELECT cuckoofilter_cardinality(s.a) = cuckoofilter_cardinality(p.a) AS a_card,
+	cuckoofilter_cardinality(s.b) = cuckoofilter_cardinality(p.b) AS b_card,
+	cuckoofilter_cardinality(s.c) = cuckoofilter_cardinality(p.c) AS c_card,
+	(cuckoofilter_info(s.a)).subfilters AS a_subs, (cuckoofilter_info(s.c)).subfilters AS c_serial_subs,
+	(cuckoofilter_info(p.c)).subfilters >= 2 AS c_parallel_chained,
+	p.a <> s.a AS a_placed_differently
+FROM serial s, parallel p;
+SELECT count(*) FILTER (WHERE NOT p.a @> item) AS a_false_neg, count(*) FILTER (WHERE NOT p.b @> id) AS b_false_neg,
+	count(*) FILTER (WHERE NOT p.c @> id) AS c_false_neg,
+	count(*) FILTER (WHERE cuckoofilter_count(s.a, item) <> cuckoofilter_count(p.a, item)) AS a_count_differs
+FROM events, serial s, parallel p;
+SELECT count(*) FILTER (WHERE (s.a @> k) <> (p.a @> k)) AS a_answers_differ,
+	count(*) FILTER (WHERE s.a @> k) > 0 AS some_false_positives,
+	-- b is over its default capacity and chains sub-filters differently, with a similar FPR
+	abs(count(*) FILTER (WHERE s.b @> k) - count(*) FILTER (WHERE p.b @> k))
+		< 0.25 * count(*) FILTER (WHERE s.b @> k) AS b_similar_fpr
+FROM nonmembers, serial s, parallel p;
+
+-- union aggregate in parallel
+SET max_parallel_workers_per_gather = 2;
+CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM serial_days s, generate_series(1, 3);
+ANALYZE day_filters;
+EXPLAIN (COSTS OFF) SELECT cuckoofilter_union_agg(f) FROM day_filters;
+CREATE TABLE union_parallel AS SELECT cuckoofilter_union_agg(f) AS u FROM day_filters;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE union_serial AS SELECT cuckoofilter_union_agg(f) AS u FROM day_filters;
+SELECT cuckoofilter_cardinality(p.u) = cuckoofilter_cardinality(s.u) AS same_card,
+	cuckoofilter_cardinality(p.u) = 3 * 300000 AS all_copies,
+	(SELECT count(*) FROM events WHERE NOT p.u @> item) AS false_neg
+FROM union_parallel p, union_serial s;
+
+-- grouped parallel aggregate
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT day, cuckoofilter_agg(item, 5000, 0.01) FROM events GROUP BY day;
+CREATE TABLE parallel_days AS SELECT day, cuckoofilter_agg(item, 5000, 0.01) AS f FROM events GROUP BY day;
+SET max_parallel_workers_per_gather = 0;
+SELECT count(*) AS days, bool_and(cuckoofilter_cardinality(s.f) = cuckoofilter_cardinality(p.f)) AS same_card,
+	bool_and((cuckoofilter_info(s.f)).subfilters = 1) AS unchained
+FROM serial_days s JOIN parallel_days p USING (day);
+SELECT count(*) FILTER (WHERE NOT p.f @> e.item) AS false_neg
+FROM events e JOIN parallel_days p USING (day);
+
+-- probes in a parallel scan
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE (SELECT a FROM serial) @> item;
+SELECT count(*) AS found FROM events WHERE (SELECT a FROM serial) @> item;

@@ -1,0 +1,115 @@
+-- cuckoofilter on real volumes: random interleavings of adds and removes against
+-- ground truth, measured FPR with 1M non-member probes, load before the first failed insert
+SET max_parallel_workers_per_gather = 0;
+
+-- 1. ground truth: 400 random batches, each adding new keys (and repeating some) or removing
+--    a random sample of the keys currently present (one copy each), applied in order
+CREATE TABLE truth (k bigint PRIMARY KEY, n int NOT NULL);
+CREATE TABLE state (f cuckoofilter, g cuckoofilter);
+DO $$
+DECLARE
+	f cuckoofilter := cuckoofilter_empty(150000, 0.01);
+	g cuckoofilter := cuckoofilter_empty(150000, 0.001, 99);
+	next_key bigint := 1;
+	arr bigint[];
+	b int;
+BEGIN
+	PERFORM setseed(0.31);
+	FOR b IN 1..400 LOOP
+		IF b < 20 OR random() < 0.6 THEN
+			-- 500 new keys, plus up to 100 repeats of keys seen before
+			arr := ARRAY(SELECT (k * 2654435761) % 4294967291 FROM generate_series(next_key, next_key + 499) k
+						 UNION ALL
+						 (SELECT k FROM truth TABLESAMPLE BERNOULLI (0.1) REPEATABLE (b) LIMIT 100));
+			next_key := next_key + 500;
+			f := cuckoofilter_add(f, arr);
+			g := cuckoofilter_add(g, arr);
+			INSERT INTO truth SELECT k, 1 FROM unnest(arr) k
+			ON CONFLICT (k) DO UPDATE SET n = truth.n + 1;
+		ELSE
+			arr := ARRAY(SELECT k FROM truth TABLESAMPLE BERNOULLI (0.5) REPEATABLE (b) WHERE n > 0 LIMIT 400);
+			f := cuckoofilter_remove(f, arr);
+			g := cuckoofilter_remove(g, arr);
+			UPDATE truth SET n = n - 1 WHERE k = ANY (arr);
+		END IF;
+	END LOOP;
+	INSERT INTO state VALUES (f, g);
+END $$;
+SELECT count(*) > 100000 AS keys_over_100k, count(*) FILTER (WHERE n > 0) > 50000 AS present_over_50k,
+	count(*) FILTER (WHERE n = 0) > 10000 AS removed_over_10k, count(*) FILTER (WHERE n > 1) > 1000 AS repeated
+FROM truth;
+-- no false negatives: every key with copies left is found, with at least as many copies
+SELECT count(*) FILTER (WHERE NOT f @> k) AS false_negatives_1pct,
+	count(*) FILTER (WHERE NOT g @> k) AS false_negatives_01pct,
+	count(*) FILTER (WHERE cuckoofilter_count(f, k) < n) AS undercounted_1pct,
+	count(*) FILTER (WHERE cuckoofilter_count(g, k) < n) AS undercounted_01pct
+FROM truth, state WHERE n > 0;
+-- cardinality is the exact number of stored fingerprints: the sum of multiplicities
+SELECT cuckoofilter_cardinality(f) = (SELECT sum(n) FROM truth) AS exact_1pct,
+	cuckoofilter_cardinality(g) = (SELECT sum(n) FROM truth) AS exact_01pct,
+	(cuckoofilter_info(f)).subfilters AS subfilters
+FROM state;
+-- removed keys are mostly gone (what is left are false positives)
+SELECT avg((f @> k)::int) < 0.02 AS removed_mostly_gone FROM truth, state WHERE n = 0;
+-- the same data reaches the same filter through text and binary round trips
+SELECT f::text::cuckoofilter = f AS text_round_trip FROM state;
+
+-- 2. measured false-positive rate with 1M non-members, at design capacity and at the
+--    fullest table the sizing rule allows (capacity = 0.95 * 4 * buckets)
+CREATE TABLE probes AS SELECT 'other-' || md5(i::text) AS k FROM generate_series(1, 1000000) i;
+CREATE TABLE keys AS SELECT 'user-' || md5(i::text) AS k FROM generate_series(1, 200000) i;
+CREATE TABLE filters AS
+SELECT 'design_1pct' AS name, 0.01 AS target, cuckoofilter_agg(k, 200000, 0.01) AS f FROM keys
+UNION ALL SELECT 'design_01pct', 0.001, cuckoofilter_agg(k, 200000, 0.001) FROM keys
+UNION ALL SELECT 'full_1pct', 0.01, cuckoofilter_agg(k, 124518, 0.01) FROM (SELECT k FROM keys LIMIT 124518) s
+UNION ALL SELECT 'full_01pct', 0.001, cuckoofilter_agg(k, 124518, 0.001) FROM (SELECT k FROM keys LIMIT 124518) s;
+SELECT name, i.buckets, i.subfilters, round(i.load_factor::numeric, 3) AS load_factor, i.fingerprint_bits
+FROM filters, LATERAL cuckoofilter_info(f) i ORDER BY name;
+CREATE TABLE fpr AS
+SELECT name, target, (SELECT avg((f @> k)::int) FROM probes) AS measured, cuckoofilter_fpr(f) AS estimated
+FROM filters;
+SELECT name, target, measured <= target * 1.25 AS within_125pct,
+	abs(measured - estimated) <= estimated * 0.15 AS estimate_within_15pct
+FROM fpr ORDER BY name;
+SELECT name, count(*) FILTER (WHERE NOT f @> k) AS false_negatives
+FROM filters, keys WHERE name LIKE 'design%' GROUP BY name ORDER BY name;
+
+-- 3. load factor before the first failed insert (b = 4, 500 relocations): add keys in
+--    batches until cuckoofilter_add fails, then one by one
+CREATE TABLE first_failure (buckets bigint, f int, added int, load float8, kept bool);
+DO $$
+DECLARE
+	cfg int[];
+	f cuckoofilter;
+	i int;
+	j int;
+BEGIN
+	FOREACH cfg SLICE 1 IN ARRAY ARRAY[[4096, 10], [16384, 10], [16384, 16], [65536, 8]] LOOP
+		f := cuckoofilter_create(cfg[1], cfg[2], cfg[1] + cfg[2]);
+		i := 0;
+		BEGIN
+			LOOP
+				f := cuckoofilter_add(f, ARRAY(SELECT generate_series(i + 1, i + 1000)));
+				i := i + 1000;
+			END LOOP;
+		EXCEPTION WHEN program_limit_exceeded THEN
+			NULL;
+		END;
+		BEGIN
+			FOR j IN i + 1 .. i + 1000 LOOP
+				f := cuckoofilter_add(f, j);
+				i := j;
+			END LOOP;
+		EXCEPTION WHEN program_limit_exceeded THEN
+			NULL;
+		END;
+		INSERT INTO first_failure
+		SELECT cfg[1], cfg[2], i, (cuckoofilter_info(f)).load_factor,
+			(SELECT bool_and(f @> v) FROM generate_series(1, i) v);
+	END LOOP;
+END $$;
+SELECT buckets, f, added, round(load::numeric, 4) AS load, load >= 0.94 AS load_at_least_094, kept AS no_fingerprint_lost
+FROM first_failure ORDER BY buckets, f;
+-- in an aggregate the first sub-filter fills the same way before a second one is chained
+SELECT subfilter, buckets, round(load_factor::numeric, 4) AS load, load_factor >= 0.94 AS load_at_least_094, victim_in_use
+FROM cuckoofilter_subfilters((SELECT cuckoofilter_agg(k, 60000, 0.01) FROM keys)) ORDER BY subfilter;
