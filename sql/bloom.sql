@@ -114,3 +114,9 @@ UPDATE seen SET items = bloom_add(items, NULL::int);
 UPDATE seen SET items = bloom_add(items, ARRAY[customer * 1000 + 2, customer * 1000 + 3]);
 SELECT customer, items @> customer * 1000 + 1 AS first, items @> customer * 1000 + 3 AS third,
 	(bloom_info(items)).inserts FROM seen ORDER BY customer;
+
+-- as a window aggregate: a running filter per row, and a sliding frame
+SELECT i, bloom_cardinality(bloom_agg(i, 100, 0.01) OVER (ORDER BY i)) AS running,
+	bloom_cardinality(bloom_agg(i, 100, 0.01) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)) AS sliding,
+	bloom_agg(i, 100, 0.01) OVER (ORDER BY i) @> 1 AS has_first
+FROM generate_series(1, 5) i;

@@ -142,3 +142,8 @@ BEGIN
 END $$;
 SELECT count(*) AS rows, bool_and(a.f = b.f AND a.f::text = b.f::text) AS identical
 FROM filters a JOIN filters2 b USING (g);
+
+-- an untyped string literal next to a filter is read as a filter: the hint says to cast it
+SELECT bloom_empty(10) @> 'abc';
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloom_empty(10) @> 'abc'::text AS with_cast;
