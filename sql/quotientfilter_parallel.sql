@@ -1,0 +1,46 @@
+-- quotientfilter aggregates under a forced parallel plan give the same filters as serial ones
+CREATE TABLE qf_rows AS SELECT i AS k, 'key ' || (i % 5000) AS t FROM generate_series(1, 300000) i;
+-- the groups have the fingerprint length of quotientfilter_agg(k, 50000, 0.001): capacity / fpr = 5e7
+CREATE TABLE qf_groups AS SELECT g, quotientfilter_agg(k, 2000, 0.00004) AS f
+	FROM (SELECT k % 400 AS g, k FROM qf_rows) s GROUP BY g;
+ANALYZE qf_rows, qf_groups;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT quotientfilter_agg(k) FROM qf_rows;
+EXPLAIN (COSTS OFF) SELECT quotientfilter_agg(k, 50000, 0.001) FROM qf_rows;
+EXPLAIN (COSTS OFF) SELECT quotientfilter_union_agg(f) FROM qf_groups;
+CREATE TEMP TABLE par AS SELECT
+	(SELECT quotientfilter_agg(k) FROM qf_rows) AS plain,
+	(SELECT quotientfilter_agg(k, 50000, 0.001) FROM qf_rows) AS grown,
+	(SELECT quotientfilter_agg(t, 400000, 0.01) FROM qf_rows) AS duplicates,
+	(SELECT quotientfilter_union_agg(f) FROM qf_groups) AS unioned;
+
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT quotientfilter_agg(k) FROM qf_rows;
+CREATE TEMP TABLE ser AS SELECT
+	(SELECT quotientfilter_agg(k) FROM qf_rows) AS plain,
+	(SELECT quotientfilter_agg(k, 50000, 0.001) FROM qf_rows) AS grown,
+	(SELECT quotientfilter_agg(t, 400000, 0.01) FROM qf_rows) AS duplicates,
+	(SELECT quotientfilter_union_agg(f) FROM qf_groups) AS unioned;
+RESET max_parallel_workers_per_gather;
+
+SELECT p.plain = s.plain AS plain_equal, p.grown = s.grown AS grown_equal,
+	p.duplicates = s.duplicates AS duplicates_equal, p.unioned = s.unioned AS unioned_equal,
+	p.unioned = p.grown AS union_of_groups_equals_whole
+FROM par p, ser s;
+SELECT label, i.q, i.r, i.entries, i.distinct_fingerprints, i.load_factor <= 0.9 AS within_bound
+FROM par p, LATERAL (VALUES ('plain', p.plain), ('grown', p.grown), ('duplicates', p.duplicates),
+	('unioned', p.unioned)) v(label, f), LATERAL quotientfilter_info(v.f) i;
+SELECT count(*) FILTER (WHERE NOT p.grown @> k) AS false_negatives_grown,
+	count(*) FILTER (WHERE NOT p.duplicates @> t) AS false_negatives_text
+FROM par p, qf_rows;
+
+-- every row is an entry (a multiset); DISTINCT stores each element once
+SELECT quotientfilter_cardinality(quotientfilter_agg(DISTINCT t)) AS distinct_entries,
+	quotientfilter_agg(DISTINCT t) = quotientfilter_add(quotientfilter_empty(100000), array(SELECT DISTINCT t FROM qf_rows)) AS same_as_array
+FROM qf_rows;
+
+DROP TABLE qf_rows, qf_groups;
