@@ -48,7 +48,8 @@ BfHashInt64(int64 v, uint64 seed)
 {
 	uint64		le = BfPut64((uint64) v);
 
-	return BfHashBytes(&le, sizeof(le), seed);
+	/* XXH3 inlined with a constant length: no call, no length dispatch */
+	return (uint64) XXH3_64bits_withSeed(&le, sizeof(le), (XXH64_hash_t) seed);
 }
 
 /* Hash a float8 with -0 folded to +0 and every NaN folded to one NaN */
@@ -66,7 +67,7 @@ BfHashFloat8(double d, uint64 seed)
 		memcpy(&bits, &d, sizeof(bits));
 	}
 	bits = BfPut64(bits);
-	return BfHashBytes(&bits, sizeof(bits), seed);
+	return (uint64) XXH3_64bits_withSeed(&bits, sizeof(bits), (XXH64_hash_t) seed);
 }
 
 /*
