@@ -1,0 +1,95 @@
+# pg_dump / pg_restore and binary COPY round trips of a table of quotient filters
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use File::Spec;
+
+my $node = PostgreSQL::Test::Cluster->new('quotientfilter_dump');
+$node->init;
+$node->start;
+
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION bloomfilter;
+	CREATE TABLE members (day int PRIMARY KEY, users quotientfilter, note text);
+	INSERT INTO members
+	SELECT d, quotientfilter_agg(d * 100000 + u, 20000, 0.01), 'day ' || d
+	FROM generate_series(1, 20) d, generate_series(1, 20000) u GROUP BY d;
+	-- removes leave shifted runs behind; a grown and a resized filter; an empty one
+	UPDATE members SET users = quotientfilter_remove(users, array(SELECT day * 100000 + u FROM generate_series(1, 20000, 3) u))
+	WHERE day <= 5;
+	INSERT INTO members VALUES (21, NULL, 'no data'), (22, quotientfilter_empty(10, 0.5, -42), 'tiny, negative seed'),
+		(23, quotientfilter_resize(quotientfilter_add(quotientfilter_create(6, 20, 9), array(SELECT generate_series(1, 1000))), 13), 'resized'),
+		(24, quotientfilter_add(quotientfilter_create(3, 61), ARRAY[1, 2, 3]), 'widest remainder');
+	-- a large filter stored out of line
+	INSERT INTO members SELECT 25, quotientfilter_agg(i, 50000, 0.001), 'big' FROM generate_series(1, 300000) i;
+});
+
+is($node->safe_psql('postgres', 'SELECT count(*) FROM members'), '25', 'source table has 25 rows');
+
+my $digest = q{SELECT string_agg(day || ':' || coalesce(md5(users::text), 'null'), ',' ORDER BY day) FROM members};
+my $orig = $node->safe_psql('postgres', $digest);
+
+# pg_dump in custom format, restore into a new database
+my $dump = $node->basedir . '/members.dump';
+$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump succeeds');
+$node->safe_psql('postgres', 'CREATE DATABASE restored');
+$node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dump ], 'pg_restore succeeds');
+is($node->safe_psql('restored', $digest), $orig, 'restored filters are identical to the originals');
+
+my $probe = q{SELECT count(*) FROM members m, generate_series(1, 20000) u
+	WHERE m.day BETWEEN 6 AND 20 AND m.users @> (m.day * 100000 + u)};
+is($node->safe_psql('restored', $probe), '300000', 'every element is found in the restored filters');
+is($node->safe_psql('restored', q{SELECT count(*) FROM members m, generate_series(1, 20000) u
+	WHERE m.day <= 5 AND u % 3 <> 1 AND NOT m.users @> (m.day * 100000 + u)}), '0',
+	'elements kept after removes are found');
+is($node->safe_psql('restored', q{SELECT sum(quotientfilter_cardinality(users)) FROM members WHERE day <= 20}),
+	$node->safe_psql('postgres', q{SELECT sum(quotientfilter_cardinality(users)) FROM members WHERE day <= 20}),
+	'entry counts survive');
+
+# plain-text dump (COPY text format) restored with psql
+my $sqldump = $node->basedir . '/members.sql';
+$node->command_ok([ 'pg_dump', '-f', $sqldump, '-d', $node->connstr('postgres') ], 'plain pg_dump succeeds');
+$node->safe_psql('postgres', 'CREATE DATABASE restored_plain');
+$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sqldump, '-d', $node->connstr('restored_plain') ],
+	'plain dump restores with psql');
+is($node->safe_psql('restored_plain', $digest), $orig, 'plain-dump filters are identical to the originals');
+
+# binary COPY out and back in (quotientfilter_recv validates every value)
+my $bin = File::Spec->rel2abs($node->basedir . '/members.bin');
+$node->safe_psql('postgres', "COPY members TO '$bin' (FORMAT binary)");
+$node->safe_psql('postgres', "CREATE TABLE members_bin (LIKE members); COPY members_bin FROM '$bin' (FORMAT binary)");
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM members a JOIN members_bin b USING (day)
+	WHERE a.users IS NOT DISTINCT FROM b.users AND a.users::text IS NOT DISTINCT FROM b.users::text
+}), '25', 'binary COPY round-trips every filter');
+
+# a corrupted binary value is refused by recv with 22P02
+my $bad = File::Spec->rel2abs($node->basedir . '/bad.bin');
+$node->safe_psql('postgres', q{CREATE TABLE one AS SELECT quotientfilter_add_fingerprint(quotientfilter_create(5, 6), 17 * 64) AS users});
+$node->safe_psql('postgres', "COPY one TO '$bad' (FORMAT binary)");
+open(my $fh, '+<:raw', $bad) or die "open $bad: $!";
+my $data = do { local $/; <$fh> };
+# the value starts after the 19-byte file header, the 2-byte field count and the 4-byte
+# length; its 40-byte filter header (36 bytes without the varlena word) is followed by
+# the slots.  The one element is in slot 17 (bits 153 .. 161): clear its is_occupied,
+# bit 153 = bit 1 of payload byte 19, leaving a run head without a quotient
+my $off = 19 + 2 + 4 + 36 + 19;
+substr($data, $off, 1) = chr(ord(substr($data, $off, 1)) ^ 2);
+seek($fh, 0, 0);
+print $fh $data;
+close($fh);
+my ($ret, $stdout, $stderr) = $node->psql('postgres', "CREATE TABLE bad (LIKE one); COPY bad FROM '$bad' (FORMAT binary)",
+	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+like($stderr, qr/22P02.*invalid quotientfilter value/s, 'corrupted metadata in binary COPY is refused with 22P02');
+
+# the big filter is stored out of line and uncompressed (STORAGE external)
+is($node->safe_psql('restored', q{
+	SELECT pg_column_size(users) >= octet_length(quotientfilter_send(users)) FROM members WHERE day = 25
+}), 't', 'large filter is stored uncompressed');
+is($node->safe_psql('restored', q{SELECT count(*) FROM members, generate_series(1, 300000) i WHERE day = 25 AND users @> i}),
+	'300000', 'large restored filter finds all its elements');
+
+$node->stop;
+done_testing();
