@@ -202,16 +202,47 @@ CfEntryBit(uint64 i, int j, int f)
 	return (i * CF_BUCKET_SIZE + (uint64) j) * (uint64) f;
 }
 
-/* Number of entries of the bucket at bit offset bit of p equal to fp */
+/*
+ * Scan the bucket whose first entry is at bit offset bit of p: the number of
+ * entries equal to fp, and in *empty (if not NULL) the first free entry or -1.
+ * Buckets of up to 56 bits (f <= 14) are read with one 8-byte load.
+ */
 static inline int
-CfBucketMatches(const uint8 *p, uint64 bit, int f, uint32 fp)
+CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
 {
 	uint32		fmask = CfFpMask(f);
 	int			j,
-				n = 0;
+				n = 0,
+				e = -1;
 
-	for (j = 0; j < CF_BUCKET_SIZE; j++)
-		n += (CfGetEntry(p, bit + (uint64) j * f, fmask) == fp);
+	if (f <= 14)
+	{
+		uint64		w;
+
+		memcpy(&w, p + (bit >> 3), 8);
+		w = BfGet64(w) >> (bit & 7);
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			uint32		v = (uint32) (w >> (j * f)) & fmask;
+
+			n += (v == fp);
+			if (v == 0 && e < 0)
+				e = j;
+		}
+	}
+	else
+	{
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			uint32		v = CfGetEntry(p, bit + (uint64) j * f, fmask);
+
+			n += (v == fp);
+			if (v == 0 && e < 0)
+				e = j;
+		}
+	}
+	if (empty)
+		*empty = e;
 	return n;
 }
 
@@ -533,10 +564,10 @@ static int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
-	int			n = CfBucketMatches(table, CfEntryBit(i1, 0, f), f, fp);
+	int			n = CfBucketScan(table, CfEntryBit(i1, 0, f), f, fp, NULL);
 
 	if (i2 != i1)
-		n += CfBucketMatches(table, CfEntryBit(i2, 0, f), f, fp);
+		n += CfBucketScan(table, CfEntryBit(i2, 0, f), f, fp, NULL);
 	if (s->victim_used && s->victim_fp == fp &&
 		(s->victim_bucket == i1 || s->victim_bucket == i2))
 		n++;
@@ -651,14 +682,21 @@ CfSubReplaceVictim(CuckooFilter *cf, CfSub *s)
 	CfSubInsert(cf, s, vb, vfp);
 }
 
+/* growlog2 value asking CfChainInsert for twice the largest sub-filter */
+#define CF_GROW_DOUBLE	(-2)
+
+static int	CfMaxLog2(const CuckooFilter *cf);
+
 /*
  * Store a fingerprint in the chain.  Its buckets in a sub-filter of mask m
  * are (i & m) and the alternate; only sub-filters of at most maxlog2 bits
  * may take it.  If some such sub-filter already holds a saturated pair of
  * copies, nothing is stored (CF_SATURATED).  Otherwise the first such
- * sub-filter with a free victim slot takes it; without one, a sub-filter of
- * 2^growlog2 buckets is chained when growlog2 >= 0 (and *pcf replaced), else
- * CF_FULL is returned with the filter unchanged.
+ * sub-filter with a free victim slot takes it (into the first free entry of
+ * its first, then its second bucket, else by relocation); without one, a
+ * sub-filter of 2^growlog2 buckets is chained when growlog2 >= 0 (twice the
+ * largest, or as large at the limits, for CF_GROW_DOUBLE) and *pcf
+ * replaced, else CF_FULL is returned with the filter unchanged.
  */
 static CfInsertResult
 CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2)
@@ -669,38 +707,77 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 	Size		off = CF_HDRSZ;
 	bool		have_target = false;
 	CfSub		target = {0};
+	uint64		target_bucket = 0;
+	int			target_slot = -1;
 	int			f = cf->fpbits;
 
 	for (k = 0; k < nsub; k++)
 	{
 		CfSub		s;
+		uint64		i1,
+					i2;
+		const uint8 *table;
+		int			n,
+					e1,
+					e2 = -1;
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
 		if (s.log2 > maxlog2)
 			continue;
-		{
-			uint64		i1 = i & s.mask,
-						i2 = CfAltIndex(i1, fp, s.mask);
-
-			if (CfSubPairCount((const char *) cf, &s, f, i1, i2, fp) >= CfSaturation(i1, i2))
-				return CF_SATURATED;
-		}
+		i1 = i & s.mask;
+		i2 = CfAltIndex(i1, fp, s.mask);
+		table = (const uint8 *) cf + s.table_off;
+		n = CfBucketScan(table, CfEntryBit(i1, 0, f), f, fp, &e1);
+		if (i2 != i1)
+			n += CfBucketScan(table, CfEntryBit(i2, 0, f), f, fp, &e2);
+		if (s.victim_used && s.victim_fp == fp &&
+			(s.victim_bucket == i1 || s.victim_bucket == i2))
+			n++;
+		if (n >= CfSaturation(i1, i2))
+			return CF_SATURATED;
 		if (!have_target && !s.victim_used)
 		{
 			target = s;
 			have_target = true;
+			if (e1 >= 0)
+			{
+				target_bucket = i1;
+				target_slot = e1;
+			}
+			else if (e2 >= 0)
+			{
+				target_bucket = i2;
+				target_slot = e2;
+			}
 		}
 	}
 	if (!have_target)
 	{
+		if (growlog2 == CF_GROW_DOUBLE)
+		{
+			int			m = CfMaxLog2(cf);
+
+			growlog2 = m;
+			if (m < CF_MAX_LOG2 &&
+				(double) VARSIZE(cf) + (double) CfSubBytes(m + 1, f) <= (double) BF_MAX_DATUM_SIZE)
+				growlog2 = m + 1;
+		}
 		if (growlog2 < 0)
 			return CF_FULL;
 		cf = CfAppendSub(cf, growlog2);
 		*pcf = cf;
 		CfSubAt(cf, off, &target);
 	}
-	CfSubInsert(cf, &target, i & target.mask, fp);
+	if (target_slot >= 0)
+	{
+		CfSetEntry((uint8 *) cf + target.table_off, CfEntryBit(target_bucket, target_slot, f),
+				   CfFpMask(f), fp);
+		target.count++;
+		CfSubStore(cf, &target);
+	}
+	else
+		CfSubInsert(cf, &target, i & target.mask, fp);
 	cf->count = BfPut64(BfGet64(cf->count) + 1);
 	return CF_INSERTED;
 }
@@ -734,20 +811,10 @@ static void
 CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 {
 	CuckooFilter *cf = *pcf;
-	int			growlog2 = -1;
 	CfInsertResult r;
 
-	if (grow)
-	{
-		int			maxlog2 = CfMaxLog2(cf);
-
-		/* twice the largest, or as large when that would break a limit */
-		growlog2 = maxlog2;
-		if (maxlog2 < CF_MAX_LOG2 &&
-			(double) VARSIZE(cf) + (double) CfSubBytes(maxlog2 + 1, cf->fpbits) <= (double) BF_MAX_DATUM_SIZE)
-			growlog2 = maxlog2 + 1;
-	}
-	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_MAX_LOG2, growlog2);
+	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_MAX_LOG2,
+					  grow ? CF_GROW_DOUBLE : -1);
 	if (r == CF_FULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -897,7 +964,7 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 				Size		len = (Size) ((last >> 3) - (bit >> 3)) + 8;
 
 				BfRefReadBytes(ref, s.table_off + (Size) (bit >> 3), len, buf);
-				n += CfBucketMatches(buf, bit & 7, f, fp);
+				n += CfBucketScan(buf, bit & 7, f, fp, NULL);
 			}
 			if (s.victim_used && s.victim_fp == fp &&
 				(s.victim_bucket == i1 || s.victim_bucket == i2))

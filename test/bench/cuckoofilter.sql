@@ -1,0 +1,111 @@
+-- cuckoofilter benchmarks (issue 5, doc/performance.md "cuckoofilter").
+--
+-- 1. Space in bits per element at 1% and 0.1% against bloom: at an arbitrary
+--    capacity (the power-of-two bucket count leaves the table between 47.5% and
+--    95% full at capacity) and at a capacity that fills the table to the 0.95
+--    design load; target at 0.1%: cuckoo < bloom.  Each filter's measured FPR
+--    on non-members is printed alongside.
+-- 2. cuckoofilter_agg against bloom_agg over the same 5M x scale rows, sized for
+--    them (target <= 1.5), and with the default capacity (the cuckoo filter
+--    chains sub-filters, the Bloom filter saturates).
+-- 3. Probes of 5M x scale rows against the filters of 1M x scale keys, each given
+--    as a scalar subquery (target <= 1.0).
+--
+-- Every time is the median of alternating runs of the query and its baseline
+-- (bench.compare), so load on the machine hits both alike.
+\set ECHO none
+SET client_min_messages = warning;
+SET search_path = public, bench;
+
+SELECT greatest(1000, (5000000 * :scale)::int) AS n_rows,
+	   greatest(1000, (1000000 * :scale)::int) AS n_keys,
+	   greatest(1000, (5000000 * :scale)::int) AS n_probes,
+	   CASE WHEN :scale >= 0.5 THEN 3 ELSE 5 END AS runs \gset
+-- the capacity at which the power-of-two table nearest n_keys is 95% full
+SELECT floor(0.95 * 4 * 2 ^ round(log(2, :n_keys / 3.8)))::bigint AS n_full \gset
+
+DROP TABLE IF EXISTS cf_bench_agg, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers, cf_bench_filters CASCADE;
+CREATE TABLE cf_bench_agg AS
+	SELECT (random() * 9.2e18)::bigint AS x FROM generate_series(1, :n_rows);
+CREATE TABLE cf_bench_keys AS
+	SELECT DISTINCT (random() * 9.2e18)::bigint AS k FROM generate_series(1, greatest(:n_keys, :n_full) + 1000);
+-- probes: 10% members, 90% random, shuffled
+CREATE TABLE cf_bench_probes AS
+	SELECT x FROM (
+		(SELECT k AS x FROM cf_bench_keys ORDER BY random() LIMIT (:n_probes * 0.1)::int)
+		UNION ALL
+		SELECT (random() * 9.2e18)::bigint FROM generate_series(1, :n_probes - (:n_probes * 0.1)::int)
+	) s ORDER BY random();
+CREATE TABLE cf_bench_nonmembers AS
+	SELECT -1 - (random() * 9.2e18)::bigint AS x FROM generate_series(1, 1000000);
+VACUUM ANALYZE cf_bench_agg, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers;
+SELECT count(*) FROM cf_bench_agg \g /dev/null
+SELECT count(*) FROM cf_bench_probes \g /dev/null
+
+-- ---------------------------------------------------------------------
+-- 1. Space
+-- ---------------------------------------------------------------------
+\echo 1. space in bits per element
+CREATE TABLE cf_bench_filters (name text PRIMARY KEY, n bigint, fpr float8, kind text, f_cuckoo cuckoofilter, f_bloom bloom);
+INSERT INTO cf_bench_filters
+SELECT format('%s keys, %s', n, fpr), n, fpr, kind,
+	(SELECT cuckoofilter_agg(k, n, fpr) FROM (SELECT k FROM cf_bench_keys LIMIT n) s),
+	(SELECT bloom_agg(k, n, fpr) FROM (SELECT k FROM cf_bench_keys LIMIT n) s)
+FROM (VALUES (:n_keys::bigint, 'arbitrary capacity'), (:n_full, 'full table')) c(n, kind),
+	 (VALUES (0.01::float8), (0.001)) p(fpr);
+SELECT name, kind, (cuckoofilter_info(f_cuckoo)).buckets, round((cuckoofilter_info(f_cuckoo)).load_factor::numeric, 3) AS load,
+	(cuckoofilter_info(f_cuckoo)).fingerprint_bits AS f,
+	round(pg_column_size(f_cuckoo) * 8.0 / n, 2) AS cuckoo_bits_per_elem,
+	round(pg_column_size(f_bloom) * 8.0 / n, 2) AS bloom_bits_per_elem,
+	(SELECT round(avg((f_cuckoo @> x)::int), 5) FROM cf_bench_nonmembers) AS cuckoo_measured_fpr,
+	(SELECT round(avg((f_bloom @> x)::int), 5) FROM cf_bench_nonmembers) AS bloom_measured_fpr
+FROM cf_bench_filters ORDER BY fpr DESC, n;
+SELECT bench.report('cuckoofilter', format('bits/element, %s (%s)', name, kind), pg_column_size(f_cuckoo) * 8.0 / n,
+					'bloom', pg_column_size(f_bloom) * 8.0 / n,
+					CASE WHEN fpr = 0.001 AND kind = 'full table' THEN '< 1.0' ELSE 'report' END, 'bits')
+FROM cf_bench_filters ORDER BY fpr DESC, n \g /dev/null
+
+-- ---------------------------------------------------------------------
+-- 2. Aggregation
+-- ---------------------------------------------------------------------
+\echo 2. aggregation
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	format('SELECT cuckoofilter_agg(x, %s, 0.01) FROM cf_bench_agg', :n_rows),
+	format('SELECT bloom_agg(x, %s, 0.01) FROM cf_bench_agg', :n_rows), :runs) \gset a1_
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	'SELECT cuckoofilter_agg(x) FROM cf_bench_agg',
+	'SELECT bloom_agg(x) FROM cf_bench_agg', :runs) \gset a2_
+SELECT (cuckoofilter_info(cuckoofilter_agg(x))).subfilters AS default_capacity_subfilters FROM cf_bench_agg;
+SELECT bench.report('cuckoofilter', format('cuckoofilter_agg(x, %s, 0.01)', :n_rows), :a1_cuckoo_ms,
+					format('bloom_agg(x, %s, 0.01)', :n_rows), :a1_bloom_ms, '<= 1.5') \g /dev/null
+SELECT bench.report('cuckoofilter', 'cuckoofilter_agg(x) [default 100k: chains]', :a2_cuckoo_ms,
+					'bloom_agg(x) [default 100k: saturates]', :a2_bloom_ms, 'report') \g /dev/null
+
+-- ---------------------------------------------------------------------
+-- 3. Probing
+-- ---------------------------------------------------------------------
+\echo 3. probing
+SELECT count(*) FILTER (WHERE NOT f_cuckoo @> k) AS cuckoo_false_negatives,
+	   count(*) FILTER (WHERE NOT f_bloom @> k) AS bloom_false_negatives
+FROM cf_bench_filters, (SELECT k FROM cf_bench_keys LIMIT :n_keys) s
+WHERE name = format('%s keys, %s', :n_keys, 0.01);
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_cuckoo FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_keys, 0.01)),
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_bloom FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_keys, 0.01)), :runs) \gset p1_
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_cuckoo FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_keys, 0.001)),
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_bloom FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_keys, 0.001)), :runs) \gset p2_
+SELECT a_ms AS count_ms, b_ms AS cuckoo_ms FROM bench.compare(
+	'SELECT count(*) FROM cf_bench_probes WHERE x IS NOT NULL',
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_cuckoo FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_keys, 0.01)), :runs) \gset p3_
+SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 1%', :p1_cuckoo_ms,
+					'bloom, same keys and query', :p1_bloom_ms, '<= 1.0') \g /dev/null
+SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 0.1%', :p2_cuckoo_ms,
+					'bloom, same keys and query', :p2_bloom_ms, '<= 1.0') \g /dev/null
+SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 1%', :p3_cuckoo_ms,
+					'WHERE x IS NOT NULL (scan floor)', :p3_count_ms, 'report') \g /dev/null
