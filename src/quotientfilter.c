@@ -329,9 +329,9 @@ QfCheck(const QuotientFilter *qf, Size size)
 		BfCorrupt(QF_TYPNAME, "r = %u is out of range for q = %u.", qf->r, qf->q);
 	if (qf->reserved1 != 0 || qf->reserved2 != 0)
 		BfCorrupt(QF_TYPNAME, "The reserved header fields are not zero.");
-	if ((double) size != (double) QF_HDRSZ + QfPayloadSizeD(qf->q, qf->r))
-		BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but q = %u and r = %u need %.0f.",
-				  size, qf->q, qf->r, (double) QF_HDRSZ + QfPayloadSizeD(qf->q, qf->r));
+	if (size != QF_HDRSZ + QfPayloadSize(qf->q, qf->r))
+		BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but q = %u and r = %u need %zu.",
+				  size, qf->q, qf->r, QF_HDRSZ + QfPayloadSize(qf->q, qf->r));
 	if (QfEntries(qf) > (UINT64CONST(1) << qf->q))
 		BfCorrupt(QF_TYPNAME, "The entry count " UINT64_FORMAT " exceeds the %llu slots.",
 				  QfEntries(qf), (unsigned long long) (UINT64CONST(1) << qf->q));
@@ -459,35 +459,35 @@ QfGetArg(FunctionCallInfo fcinfo, int argno)
  */
 
 /*
- * The slot where the run of quotient fq starts (or would start): walk back
- * to the start of the cluster, then forward, skipping one run for each
- * occupied quotient before fq.
+ * The slot where the run of quotient fq starts (or would start, if fq's
+ * is_occupied bit was just set): walk back to the start of the cluster,
+ * counting the occupied quotients passed, then forward from the cluster's
+ * first run, skipping that many runs.
  */
 static uint64
 QfRunStart(const QfTable *t, uint64 fq)
 {
 	uint64		b = fq,
 				s,
-				steps = 0;
+				runs = 0,
+				steps = 0,
+				v = QfGet(t, fq);
 
-	while (QfGet(t, b) & QF_SHIFTED)
+	while (v & QF_SHIFTED)
 	{
 		b = QfPrev(t, b);
+		v = QfGet(t, b);
+		if (v & QF_OCCUPIED)
+			runs++;
 		QfLoopGuard(t, &steps);
 	}
 	s = b;
-	while (b != fq)
+	while (runs > 0)
 	{
-		do
-		{
-			s = QfNext(t, s);
-			QfLoopGuard(t, &steps);
-		} while (QfGet(t, s) & QF_CONTINUATION);
-		do
-		{
-			b = QfNext(t, b);
-			QfLoopGuard(t, &steps);
-		} while ((QfGet(t, b) & QF_OCCUPIED) == 0);
+		s = QfNext(t, s);
+		if ((QfGet(t, s) & QF_CONTINUATION) == 0)
+			runs--;
+		QfLoopGuard(t, &steps);
 	}
 	return s;
 }
@@ -497,23 +497,27 @@ static bool
 QfLookup(const QfTable *t, uint64 fq, uint64 fr)
 {
 	uint64		s,
+				v,
 				steps = 0;
 
 	if ((QfGet(t, fq) & QF_OCCUPIED) == 0)
 		return false;
 	s = QfRunStart(t, fq);
-	do
+	v = QfGet(t, s);
+	for (;;)
 	{
-		uint64		rem = QfGet(t, s) >> 3;
+		uint64		rem = v >> 3;
 
 		if (rem == fr)
 			return true;
 		if (rem > fr)
 			return false;
 		s = QfNext(t, s);
+		v = QfGet(t, s);
+		if ((v & QF_CONTINUATION) == 0)
+			return false;
 		QfLoopGuard(t, &steps);
-	} while (QfGet(t, s) & QF_CONTINUATION);
-	return false;
+	}
 }
 
 /*
