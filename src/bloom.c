@@ -187,12 +187,19 @@ BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
 	}
 }
 
+/* Add one element datum (not null) hashed by hasher h: the inlined body */
+static inline void
+BloomAddDatumInline(Bloom *b, BfHasher *h, Datum value)
+{
+	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatum(h, value, BfGet64(b->hdr.seed)));
+	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
+}
+
 /* Add one element datum (not null) hashed by hasher h */
 void
 BloomAddDatum(Bloom *b, BfHasher *h, Datum value)
 {
-	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatum(h, value, BfGet64(b->hdr.seed)));
-	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
+	BloomAddDatumInline(b, h, value);
 }
 
 /* Whether all k bits of hash h are set in an opened filter */
@@ -665,10 +672,10 @@ Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
 	Bloom	   *state;
-	MemoryContext aggcontext = BfAggContext(fcinfo);
 
 	if (PG_ARGISNULL(0))
 	{
+		MemoryContext aggcontext = BfAggContext(fcinfo);
 		int64		capacity;
 		double		fpr;
 		uint64		m;
@@ -685,7 +692,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 		state = (Bloom *) BfStateForUpdate(fcinfo, 0);
 
 	if (!PG_ARGISNULL(1))
-		BloomAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+		BloomAddDatumInline(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(state);
 }
 

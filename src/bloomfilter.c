@@ -124,13 +124,6 @@ BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
 		BfParamMismatch(typname, aparams, bparams);
 }
 
-/* Saturating addition of insert counters */
-uint64
-BfAddSat64(uint64 a, uint64 b)
-{
-	return (a + b < a) ? PG_UINT64_MAX : a + b;
-}
-
 /* Fill in the common header of a zeroed new datum of the given size */
 void
 BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed)
@@ -783,15 +776,18 @@ BfAggContext(FunctionCallInfo fcinfo)
 struct varlena *
 BfStateForUpdate(FunctionCallInfo fcinfo, int argno)
 {
-	struct varlena *v = PG_GETARG_VARLENA_P(argno);
+	Pointer		p = DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v;
 
-	if (BfAggContext(fcinfo) != NULL)
+	/* per-row path of every aggregate: no function call, no detoast call */
+	if (BfInAggregate(fcinfo))
 	{
-		if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		if (VARATT_IS_EXTENDED(p))
 			elog(ERROR, "aggregate state is unexpectedly toasted");
-		return v;
+		return (struct varlena *) p;
 	}
-	if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	if ((Pointer) v != p)
 		return v;				/* detoasting already made a private copy */
 	return BfCopyDatum(v);
 }

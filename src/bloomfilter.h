@@ -16,6 +16,7 @@
 
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "nodes/nodes.h"
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
@@ -98,6 +99,13 @@ BfMulHi64(uint64 a, uint64 b)
 
 	return (hi_lo >> 32) + (cross >> 32) + hi_hi;
 #endif
+}
+
+/* Saturating addition of insert counters (inline: called once per row) */
+static inline uint64
+BfAddSat64(uint64 a, uint64 b)
+{
+	return (a + b < a) ? PG_UINT64_MAX : a + b;
 }
 
 /* Murmur3 fmix64 finalizer: the second hash of double hashing */
@@ -266,7 +274,6 @@ extern void BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHe
 							  const char *aparams, const char *bparams);
 extern void BfParamMismatch(const char *typname, const char *aparams,
 							const char *bparams) pg_attribute_noreturn();
-extern uint64 BfAddSat64(uint64 a, uint64 b);
 extern void BfCheckCapacityFpr(int64 capacity, double fpr);
 extern void *BfCopyDatum(const struct varlena *v);
 
@@ -317,6 +324,15 @@ extern Datum BfInfoTuple(FunctionCallInfo fcinfo, Datum *values, bool *nulls, in
  * helpers copy, so no input datum is ever modified.
  */
 extern MemoryContext BfAggContext(FunctionCallInfo fcinfo);
+
+/* Whether BfAggContext would return a context, without a call per row */
+static inline bool
+BfInAggregate(FunctionCallInfo fcinfo)
+{
+	return fcinfo->context != NULL &&
+		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState));
+}
+
 extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
 extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
 extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
