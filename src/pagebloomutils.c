@@ -26,6 +26,8 @@
 #include "access/generic_xlog.h"
 #include "access/htup_details.h"
 #include "access/relation.h"
+#include "access/rmgr.h"
+#include "access/xloginsert.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
@@ -414,6 +416,13 @@ PbKeyBitsSet(const uint64 *words, const uint16 *rows, int k, uint32 word, uint64
 /*
  * Set the bits of some keys for one range (bit rangebit of segment segment).
  * The segment must exist (PbEnsureSegment).
+ *
+ * The WAL record is a generic WAL record (RM_GENERIC_ID, replayed by
+ * PostgreSQL's generic_redo) written directly: since we know exactly which
+ * words change, the delta is one fragment (offset, length 8, new word) per
+ * changed word, instead of the page copy and byte-wise page comparison of
+ * GenericXLogRegisterBuffer/GenericXLogFinish.  A never-initialized page is
+ * initialized and logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.
  */
 void
 PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
@@ -424,6 +433,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	uint32		word = rangebit / 64;
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
 	int			k = meta->k;
+	bool		needwal = RelationNeedsWAL(index);
 	int			i;
 
 	Assert(nhashes <= INDEX_MAX_KEYS);
@@ -439,7 +449,13 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	{
 		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 		int			first[MAX_GENERIC_XLOG_PAGES + 1];
-		bool		dirty[MAX_GENERIC_XLOG_PAGES];
+		bool		isnew[MAX_GENERIC_XLOG_PAGES];
+		/* changed words of each page: index and new value */
+		uint16		nchanged[MAX_GENERIC_XLOG_PAGES];
+		uint16		widx[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K];
+		uint64		wval[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K];
+		char		delta[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K * 12];
+		int			deltalen[MAX_GENERIC_XLOG_PAGES];
 		int			nbufs = 0;
 		bool		anydirty = false;
 		int			b;
@@ -449,54 +465,116 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 		while (i < nhashes && nbufs < MAX_GENERIC_XLOG_PAGES)
 		{
 			Page		page;
+			const uint64 *words;
 
 			first[nbufs] = i;
+			nchanged[nbufs] = 0;
+			deltalen[nbufs] = 0;
 			bufs[nbufs] = ReadBuffer(index, keys[i].blkno);
 			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
 			page = BufferGetPage(bufs[nbufs]);
-			dirty[nbufs] = PageIsNew(page);
+			isnew[nbufs] = PageIsNew(page);
+			words = PageBloomPageGetWords(page);
 			do
 			{
-				if (!dirty[nbufs] &&
-					!PbKeyBitsSet(PageBloomPageGetWords(page), keys[i].rows, k, word, mask))
-					dirty[nbufs] = true;
+				int			r;
+
+				for (r = 0; r < k && !isnew[nbufs]; r++)
+				{
+					uint16		idx = keys[i].rows[r] * PB_ROW_WORDS + word;
+					int			c;
+
+					if (words[idx] & mask)
+						continue;
+					for (c = 0; c < nchanged[nbufs]; c++)
+						if (widx[nbufs][c] == idx)
+							break;
+					if (c == nchanged[nbufs])
+					{
+						widx[nbufs][c] = idx;
+						wval[nbufs][c] = words[idx] | mask;
+						nchanged[nbufs]++;
+					}
+				}
 				i++;
 			} while (i < nhashes && keys[i].blkno == keys[i - 1].blkno);
-			anydirty |= dirty[nbufs];
+			anydirty |= isnew[nbufs] || nchanged[nbufs] > 0;
 			nbufs++;
 		}
 		first[nbufs] = i;
 
 		if (anydirty)
 		{
-			GenericXLogState *gx = GenericXLogStart(index);
+			XLogRecPtr	lsn;
 
+			/* the deltas, built before the critical section */
 			for (b = 0; b < nbufs; b++)
 			{
-				Page		page;
-				uint64	   *words;
+				char	   *ptr = delta[b];
+				int			c;
 
-				if (!dirty[b])
-					continue;
-				if (PageIsNew(BufferGetPage(bufs[b])))
+				for (c = 0; c < nchanged[b]; c++)
+				{
+					OffsetNumber off = (OffsetNumber) (MAXALIGN(SizeOfPageHeaderData) +
+													   widx[b][c] * sizeof(uint64));
+					OffsetNumber len = sizeof(uint64);
+
+					memcpy(ptr, &off, sizeof(off));
+					ptr += sizeof(off);
+					memcpy(ptr, &len, sizeof(len));
+					ptr += sizeof(len);
+					memcpy(ptr, &wval[b][c], sizeof(uint64));
+					ptr += sizeof(uint64);
+				}
+				deltalen[b] = ptr - delta[b];
+			}
+
+			if (needwal)
+				XLogBeginInsert();
+			START_CRIT_SECTION();
+			for (b = 0; b < nbufs; b++)
+			{
+				Page		page = BufferGetPage(bufs[b]);
+				uint64	   *words = PageBloomPageGetWords(page);
+
+				if (isnew[b])
 				{
 					BlockNumber blkno = BufferGetBlockNumber(bufs[b]);
 
-					page = GenericXLogRegisterBuffer(gx, bufs[b], GENERIC_XLOG_FULL_IMAGE);
 					PbInitSlicePage(page, (blkno - 1) / meta->nblocks, (blkno - 1) % meta->nblocks);
-				}
-				else
-					page = GenericXLogRegisterBuffer(gx, bufs[b], 0);
-				words = PageBloomPageGetWords(page);
-				for (j = first[b]; j < first[b + 1]; j++)
-				{
-					int			r;
+					for (j = first[b]; j < first[b + 1]; j++)
+					{
+						int			r;
 
-					for (r = 0; r < k; r++)
-						words[keys[j].rows[r] * PB_ROW_WORDS + word] |= mask;
+						for (r = 0; r < k; r++)
+							words[keys[j].rows[r] * PB_ROW_WORDS + word] |= mask;
+					}
+					MarkBufferDirty(bufs[b]);
+					if (needwal)
+						XLogRegisterBuffer(b, bufs[b], REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
+				}
+				else if (nchanged[b] > 0)
+				{
+					int			c;
+
+					for (c = 0; c < nchanged[b]; c++)
+						words[widx[b][c]] = wval[b][c];
+					MarkBufferDirty(bufs[b]);
+					if (needwal)
+					{
+						XLogRegisterBuffer(b, bufs[b], REGBUF_STANDARD);
+						XLogRegisterBufData(b, delta[b], deltalen[b]);
+					}
 				}
 			}
-			GenericXLogFinish(gx);
+			if (needwal)
+			{
+				lsn = XLogInsert(RM_GENERIC_ID, 0);
+				for (b = 0; b < nbufs; b++)
+					if (isnew[b] || nchanged[b] > 0)
+						PageSetLSN(BufferGetPage(bufs[b]), lsn);
+			}
+			END_CRIT_SECTION();
 		}
 		for (b = 0; b < nbufs; b++)
 			UnlockReleaseBuffer(bufs[b]);
@@ -650,7 +728,8 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 	if (!OidIsValid(heapoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("relation with OID %u is not an index", indexoid),
+				 errmsg("\"%s\" is not an index",
+						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
 	*heap = table_open(heapoid, lockmode);
 	index = index_open(indexoid, lockmode);

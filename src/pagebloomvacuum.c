@@ -155,7 +155,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 	if (!OidIsValid(heapoid))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("relation with OID %u is not an index", indexoid),
+				 errmsg("\"%s\" is not an index",
+						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
 	/* ShareLock: writers wait, so no insert can be lost; readers go on */
 	heap = table_open(heapoid, ShareLock);

@@ -1,0 +1,256 @@
+-- pagebloom index access method: operator classes, scans against sequential
+-- scans, reloptions, amvalidate, verification, unlogged and partitioned
+-- tables, CREATE INDEX CONCURRENTLY, REINDEX
+SET client_min_messages = warning;
+SET extra_float_digits = 0;
+
+-- Run a query with the pagebloom bitmap scan and with a sequential scan;
+-- report the row count if both give the same rows, else the difference
+CREATE FUNCTION pb_compare(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	plan text := '';
+	r record;
+	a text;
+	b text;
+	n bigint;
+BEGIN
+	PERFORM set_config('enable_seqscan', 'off', false);
+	PERFORM set_config('enable_indexscan', 'off', false);
+	PERFORM set_config('enable_bitmapscan', 'on', false);
+	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		plan := plan || r."QUERY PLAN" || ' ';
+	END LOOP;
+	EXECUTE format('SELECT string_agg(x::text, %L ORDER BY x::text), count(*) FROM (%s) x', '|', q) INTO a, n;
+	PERFORM set_config('enable_seqscan', 'on', false);
+	PERFORM set_config('enable_bitmapscan', 'off', false);
+	EXECUTE format('SELECT string_agg(x::text, %L ORDER BY x::text) FROM (%s) x', '|', q) INTO b;
+	PERFORM set_config('enable_indexscan', 'on', false);
+	PERFORM set_config('enable_bitmapscan', 'on', false);
+	IF plan NOT LIKE '%Bitmap Index Scan%' THEN
+		RETURN 'index not used: ' || plan;
+	ELSIF a IS DISTINCT FROM b THEN
+		RETURN 'MISMATCH: index ' || coalesce(a, '-') || ' seqscan ' || coalesce(b, '-');
+	END IF;
+	RETURN 'ok, ' || n || ' rows';
+END $$;
+
+-- One column of every type with a default operator class, and rows of NULLs
+CREATE TABLE pbt (
+	id int, i2 int2, i4 int4, i8 int8, o oid, t text, vc varchar(20), bp char(8),
+	nm name, ba bytea, u uuid, b bool, ch "char", d date, tm time, ts timestamp,
+	tstz timestamptz, iv interval, n numeric, f4 float4, f8 float8, ip inet, mac macaddr);
+INSERT INTO pbt
+SELECT i, (i % 3000)::int2, i % 5000, (i % 7000)::int8 * 1000003, (i % 4000)::oid,
+	'k' || i % 6000, 'v' || i % 6000, 'b' || i % 6000, 'n' || i % 6000,
+	convert_to('x' || i % 6000, 'UTF8'), md5((i % 6000)::text)::uuid, i % 2 = 0,
+	chr(65 + i % 26)::"char", date '2000-01-01' + i % 3000,
+	time '00:00' + (i % 3000) * interval '1 second',
+	timestamp '2000-01-01' + (i % 3000) * interval '1 minute',
+	timestamptz '2000-01-01 00:00+00' + (i % 3000) * interval '1 minute',
+	(i % 3000) * interval '1 hour', (i % 3000)::numeric / 10,
+	(i % 3000)::float4 / 4, (i % 3000)::float8 / 8,
+	('10.' || i % 7 || '.' || i % 250 || '.' || i % 200)::inet,
+	('08:00:2b:01:' || lpad(to_hex(i % 256), 2, '0') || ':' || lpad(to_hex(i % 97), 2, '0'))::macaddr
+FROM generate_series(1, 30000) i;
+INSERT INTO pbt (id) SELECT generate_series(30001, 30040);
+CREATE INDEX pbt_all ON pbt USING pagebloom
+	(i2, i4, i8, o, t, vc, bp, nm, ba, u, b, ch, d, tm, ts, tstz, iv, n, f4, f8, ip, mac);
+ANALYZE pbt;
+
+-- the index was built with one default operator class per column
+SELECT a.attname, opc.opcname, opf.opfname
+FROM pg_index i, unnest(i.indclass) WITH ORDINALITY AS c(opc, ord)
+	JOIN pg_opclass opc ON opc.oid = c.opc
+	JOIN pg_opfamily opf ON opf.oid = opc.opcfamily
+	JOIN pg_attribute a ON a.attrelid = 'pbt_all'::regclass AND a.attnum = c.ord
+WHERE i.indexrelid = 'pbt_all'::regclass ORDER BY c.ord;
+
+-- equality, absent values, arrays (with NULL and absent elements), IS NULL,
+-- IS NOT NULL, = NULL, cross-type equality, per column
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT id FROM pbt WHERE i2 = 17'),
+	('SELECT id FROM pbt WHERE i2 = 17::int4'),
+	('SELECT id FROM pbt WHERE i2 = 17::int8'),
+	('SELECT id FROM pbt WHERE i2 = 100000'),
+	('SELECT id FROM pbt WHERE i2 = ANY(''{17,18,NULL,30000}''::int8[])'),
+	('SELECT id FROM pbt WHERE i2 IS NULL'),
+	('SELECT id FROM pbt WHERE i4 = 4321'),
+	('SELECT id FROM pbt WHERE i4 = 4321::int2'),
+	('SELECT id FROM pbt WHERE i4 = 4321::int8'),
+	('SELECT id FROM pbt WHERE i4 = ANY(ARRAY[1, 2, 3, -5]::int2[])'),
+	('SELECT id FROM pbt WHERE i4 = 5001'),
+	('SELECT id FROM pbt WHERE i8 = 5000015'),
+	('SELECT id FROM pbt WHERE i8 = 5000015::int4'),
+	('SELECT id FROM pbt WHERE i8 = 3::int2'),
+	('SELECT id FROM pbt WHERE i8 = ANY(ARRAY[1000003, 2000006, 7]::int4[])'),
+	('SELECT id FROM pbt WHERE o = 3999'),
+	('SELECT id FROM pbt WHERE o = ANY(''{1,2,4001}''::oid[])'),
+	('SELECT id FROM pbt WHERE t = ''k42'''),
+	('SELECT id FROM pbt WHERE t = ANY(''{k1,k2,zz,NULL}'')'),
+	('SELECT id FROM pbt WHERE t = ''K42'''),
+	('SELECT id FROM pbt WHERE vc = ''v42'''),
+	('SELECT id FROM pbt WHERE vc = ''v42''::varchar'),
+	('SELECT id FROM pbt WHERE vc = ANY(ARRAY[''v1'', ''v7'']::varchar[])'),
+	('SELECT id FROM pbt WHERE bp = ''b42'''),
+	('SELECT id FROM pbt WHERE bp = ''b42     '''),
+	('SELECT id FROM pbt WHERE bp = ANY(''{b1,b2}''::bpchar[])'),
+	('SELECT id FROM pbt WHERE nm = ''n42'''),
+	('SELECT id FROM pbt WHERE nm = ''n42''::text'),
+	('SELECT id FROM pbt WHERE ba = ''\x783432'''),
+	('SELECT id FROM pbt WHERE u = md5(''42'')::uuid'),
+	('SELECT id FROM pbt WHERE u = ''00000000-0000-0000-0000-000000000000'''),
+	('SELECT id FROM pbt WHERE b = true AND i4 = 4320'),
+	('SELECT id FROM pbt WHERE b = false AND i4 = 4320'),
+	('SELECT id FROM pbt WHERE ch = ''Q'' AND i2 = 16'),
+	('SELECT id FROM pbt WHERE d = date ''2000-01-01'' + 10'),
+	('SELECT id FROM pbt WHERE tm = time ''00:01:40'''),
+	('SELECT id FROM pbt WHERE ts = timestamp ''2000-01-01 01:40'''),
+	('SELECT id FROM pbt WHERE tstz = timestamptz ''2000-01-01 01:40+00'''),
+	('SELECT id FROM pbt WHERE tstz = timestamptz ''2000-01-01 02:40+01'''),
+	('SELECT id FROM pbt WHERE iv = interval ''1 day'''),
+	('SELECT id FROM pbt WHERE iv = interval ''24 hours'''),
+	('SELECT id FROM pbt WHERE iv = interval ''1 mon 6 days'''),
+	('SELECT id FROM pbt WHERE n = 4.5'),
+	('SELECT id FROM pbt WHERE n = 4.50000'),
+	('SELECT id FROM pbt WHERE n = ANY(''{0.1,0.20,7}''::numeric[])'),
+	('SELECT id FROM pbt WHERE f4 = 2.25'),
+	('SELECT id FROM pbt WHERE f4 = 2.25::float8'),
+	('SELECT id FROM pbt WHERE f8 = 0.125::float4'),
+	('SELECT id FROM pbt WHERE f8 = ANY(''{0.125,0.25,-0}''::float8[])'),
+	('SELECT id FROM pbt WHERE f8 = 0.1'),
+	('SELECT id FROM pbt WHERE ip = ''10.3.10.10'''),
+	('SELECT id FROM pbt WHERE ip = ''10.3.10.10/24'''),
+	('SELECT id FROM pbt WHERE mac = ''08:00:2b:01:0a:0a'''),
+	('SELECT id FROM pbt WHERE t IS NULL AND i4 IS NULL'),
+	('SELECT id FROM pbt WHERE t IS NULL AND i4 = 7'),
+	('SELECT id FROM pbt WHERE t IS NOT NULL AND i4 = 7'),
+	('SELECT id FROM pbt WHERE i4 = 7 AND i8 = 7000021 AND t = ''k7'''),
+	('SELECT id FROM pbt WHERE i4 = 7 AND i4 = 8'),
+	('SELECT id FROM pbt WHERE i4 = ANY(''{7,8,9}'') AND i4 = ANY(''{9,10}'')'),
+	('SELECT id FROM pbt WHERE i4 = ANY(''{}'')'),
+	('SELECT id FROM pbt WHERE i4 = ANY(''{NULL}'')'),
+	('SELECT id FROM pbt WHERE mac = ''08:00:2b:01:0a:0a'' AND ip = ''10.3.10.10'' AND f8 = 1.25')
+) v(q);
+
+-- many probes through parameterized rescans: index against seqscan counts
+CREATE TABLE pbprobe AS SELECT g AS v FROM generate_series(-200, 5200, 3) g;
+SET enable_seqscan = off;
+SET enable_indexscan = off;
+EXPLAIN (COSTS OFF)
+SELECT sum(c) FROM pbprobe p, LATERAL (SELECT count(*) AS c FROM pbt WHERE pbt.i4 = p.v) s;
+CREATE TEMP TABLE via_index AS
+SELECT p.v, s.c FROM pbprobe p, LATERAL (SELECT count(*) AS c FROM pbt WHERE pbt.i4 = p.v) s;
+RESET enable_seqscan;
+RESET enable_indexscan;
+SET enable_bitmapscan = off;
+SELECT count(*) AS probes, sum(c) AS matches,
+	count(*) FILTER (WHERE c IS DISTINCT FROM (SELECT count(*) FROM pbt WHERE pbt.i4 = via_index.v)) AS mismatches
+FROM via_index;
+RESET enable_bitmapscan;
+
+-- verification and inspection
+SELECT pagebloom_verify('pbt_all');
+SELECT pages_per_range, signature_bits = signature_blocks * block_bits AS bits_ok, k,
+	ranges_per_segment, segments, target_fpr, design_fpr <= target_fpr AS design_ok,
+	fill_ratio > 0 AND fill_ratio < 1 AS fill_ok
+FROM pagebloom_info('pbt_all');
+SELECT pagebloom_verify('pbprobe');
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_btree ON pbt (id);
+SELECT pagebloom_verify('pbt_btree');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM pagebloom_info('pbt_btree');
+\echo :LAST_ERROR_SQLSTATE
+DROP INDEX pbt_btree;
+
+-- amvalidate over every operator class, then a broken one
+SELECT opc.opcname, opf.opfname, opc.opcdefault, amvalidate(opc.oid)
+FROM pg_opclass opc JOIN pg_opfamily opf ON opf.oid = opc.opcfamily
+WHERE opc.opcmethod = (SELECT oid FROM pg_am WHERE amname = 'pagebloom')
+ORDER BY 2, 1;
+SET client_min_messages = info;
+CREATE OPERATOR CLASS pb_bad_ops FOR TYPE int4 USING pagebloom AS OPERATOR 1 < (int4, int4);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'pb_bad_ops';
+CREATE OPERATOR FAMILY pb_half_ops USING pagebloom;
+CREATE OPERATOR CLASS pb_half2_ops FOR TYPE int2 USING pagebloom FAMILY pb_half_ops AS OPERATOR 1 = (int2, int2);
+CREATE OPERATOR CLASS pb_half4_ops FOR TYPE int4 USING pagebloom FAMILY pb_half_ops AS OPERATOR 1 = (int4, int4);
+SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'pb_half2_ops';
+SET client_min_messages = warning;
+DROP OPERATOR CLASS pb_bad_ops USING pagebloom;
+DROP OPERATOR FAMILY pb_half_ops USING pagebloom;
+
+-- reloptions
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (pages_per_range = 0);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 0.9);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = -1);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (length = 80);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_i4 ON pbt USING pagebloom (i4, t) WITH (pages_per_range = 4, fpr = 0.001);
+SELECT pages_per_range, k, design_fpr <= 0.001 AS design_ok, target_fpr FROM pagebloom_info('pbt_i4');
+ALTER INDEX pbt_i4 SET (signature_bits = 5000, pages_per_range = 2);
+-- takes effect at REINDEX
+SELECT pages_per_range, signature_bits FROM pagebloom_info('pbt_i4');
+REINDEX INDEX pbt_i4;
+SELECT pages_per_range, signature_bits, signature_blocks FROM pagebloom_info('pbt_i4');
+SELECT pb_compare('SELECT id FROM pbt WHERE i4 = 4321 AND t = ''k4321''');
+REINDEX INDEX CONCURRENTLY pbt_i4;
+SELECT pagebloom_verify('pbt_i4');
+DROP INDEX pbt_i4;
+
+-- nondeterministic collations are refused
+CREATE COLLATION pb_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE INDEX pbt_ci ON pbt USING pagebloom ((t COLLATE pb_ci));
+\echo :LAST_ERROR_SQLSTATE
+DROP COLLATION pb_ci;
+
+-- an index on an empty table, filled afterwards, and CREATE INDEX CONCURRENTLY
+CREATE TABLE pbe (a int, b text);
+CREATE INDEX pbe_ab ON pbe USING pagebloom (a, b);
+INSERT INTO pbe SELECT i % 1000, 'e' || i FROM generate_series(1, 20000) i;
+UPDATE pbe SET b = b || '!' WHERE a = 5;
+UPDATE pbe SET a = -a WHERE a = 6;
+DELETE FROM pbe WHERE a = 7;
+SELECT pagebloom_verify('pbe_ab');
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT * FROM pbe WHERE a = 5'),
+	('SELECT * FROM pbe WHERE b = ''e5005!'''),
+	('SELECT * FROM pbe WHERE a = -6'),
+	('SELECT * FROM pbe WHERE a = 6'),
+	('SELECT * FROM pbe WHERE a = 7'),
+	('SELECT * FROM pbe WHERE a = ANY(''{5,-6,7,8}'')')
+) v(q);
+DROP INDEX pbe_ab;
+CREATE INDEX CONCURRENTLY pbe_ab ON pbe USING pagebloom (a, b);
+SELECT pagebloom_verify('pbe_ab');
+SELECT pb_compare('SELECT * FROM pbe WHERE a = ANY(''{5,-6,7,8}'') AND b IS NOT NULL');
+
+-- unlogged table
+CREATE UNLOGGED TABLE pbu (a int, b text);
+INSERT INTO pbu SELECT i % 500, 'u' || i FROM generate_series(1, 10000) i;
+CREATE INDEX pbu_ab ON pbu USING pagebloom (a, b);
+INSERT INTO pbu SELECT i % 500, 'u' || i FROM generate_series(10001, 15000) i;
+SELECT pagebloom_verify('pbu_ab');
+SELECT pb_compare('SELECT * FROM pbu WHERE a = 42');
+SELECT pb_compare('SELECT * FROM pbu WHERE b = ''u14999''');
+
+-- partitioned table: one index per partition
+CREATE TABLE pbp (a int, b text) PARTITION BY RANGE (a);
+CREATE TABLE pbp1 PARTITION OF pbp FOR VALUES FROM (0) TO (500);
+CREATE TABLE pbp2 PARTITION OF pbp FOR VALUES FROM (500) TO (1000);
+INSERT INTO pbp SELECT i % 1000, 'p' || i FROM generate_series(1, 20000) i;
+CREATE INDEX pbp_ab ON pbp USING pagebloom (a, b);
+CREATE TABLE pbp3 PARTITION OF pbp FOR VALUES FROM (1000) TO (2000);
+INSERT INTO pbp SELECT 1000 + i % 1000, 'p' || i FROM generate_series(1, 5000) i;
+SELECT c.relname, pagebloom_verify(c.oid)
+FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+WHERE i.inhparent = 'pbp_ab'::regclass ORDER BY 1;
+SELECT pb_compare('SELECT * FROM pbp WHERE b = ''p777''');
+SELECT pb_compare('SELECT * FROM pbp WHERE a = ANY(''{1,501,1001}'')');
+SELECT pagebloom_info('pbp_ab');
+\echo :LAST_ERROR_SQLSTATE
+
+DROP TABLE pbt, pbprobe, pbe, pbu, pbp;
+DROP FUNCTION pb_compare(text);

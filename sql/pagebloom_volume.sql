@@ -1,0 +1,140 @@
+-- pagebloom at volume: the spec's six-int4 workload at 300k rows; ground
+-- truth for thousands of probes, measured false-positive rate, planner
+-- choices, and vacuum / re-summarize / insert cycles
+SET client_min_messages = warning;
+SET extra_float_digits = 0;
+SET stats_fetch_consistency = none;
+SET max_parallel_workers_per_gather = 0;
+SELECT setseed(0.42);
+CREATE TABLE pbv (id int, i1 int, i2 int, i3 int, i4 int, i5 int, i6 int);
+INSERT INTO pbv SELECT i, (random() * 1000000)::int, (random() * 1000000)::int,
+	(random() * 1000000)::int, (random() * 1000000)::int,
+	(random() * 1000000)::int, (random() * 1000000)::int
+FROM generate_series(1, 300000) i;
+CREATE INDEX pbv_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6);
+VACUUM ANALYZE pbv;
+
+-- probes: 1000 present values and 1000 absent ones, on every column
+CREATE TABLE pbv_probe (col int, v int);
+INSERT INTO pbv_probe
+SELECT 1 + g % 6, CASE g % 6 WHEN 0 THEN i1 WHEN 1 THEN i2 WHEN 2 THEN i3
+	WHEN 3 THEN i4 WHEN 4 THEN i5 ELSE i6 END
+FROM (SELECT row_number() OVER () AS g, * FROM pbv WHERE id % 300 = 0) s;
+INSERT INTO pbv_probe SELECT 1 + g % 6, 1000001 + g FROM generate_series(1, 1000) g;
+
+-- the matches of every probe (or only of the absent ones) through the index
+CREATE FUNCTION pbv_count_index(only_absent bool DEFAULT false)
+RETURNS TABLE (col int, v int, c bigint)
+LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
+	SELECT p.col, p.v, CASE p.col
+		WHEN 1 THEN (SELECT count(*) FROM pbv WHERE i1 = p.v)
+		WHEN 2 THEN (SELECT count(*) FROM pbv WHERE i2 = p.v)
+		WHEN 3 THEN (SELECT count(*) FROM pbv WHERE i3 = p.v)
+		WHEN 4 THEN (SELECT count(*) FROM pbv WHERE i4 = p.v)
+		WHEN 5 THEN (SELECT count(*) FROM pbv WHERE i5 = p.v)
+		ELSE (SELECT count(*) FROM pbv WHERE i6 = p.v) END
+	FROM pbv_probe p WHERE NOT only_absent OR p.v > 1000000
+$$;
+-- the same by hash joins, one per column
+CREATE FUNCTION pbv_count_truth() RETURNS TABLE (col int, v int, c bigint)
+LANGUAGE sql SET enable_bitmapscan = off SET enable_indexscan = off AS $$
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i1 = p.v WHERE p.col = 1 GROUP BY 1, 2
+	UNION ALL
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i2 = p.v WHERE p.col = 2 GROUP BY 1, 2
+	UNION ALL
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i3 = p.v WHERE p.col = 3 GROUP BY 1, 2
+	UNION ALL
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i4 = p.v WHERE p.col = 4 GROUP BY 1, 2
+	UNION ALL
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i5 = p.v WHERE p.col = 5 GROUP BY 1, 2
+	UNION ALL
+	SELECT p.col, p.v, count(t.id) FROM pbv_probe p LEFT JOIN pbv t ON t.i6 = p.v WHERE p.col = 6 GROUP BY 1, 2
+$$;
+CREATE FUNCTION pbv_mismatches() RETURNS TABLE (probes bigint, matches numeric, mismatches bigint)
+LANGUAGE sql AS $$
+	SELECT count(*), sum(a.c), count(*) FILTER (WHERE a.c IS DISTINCT FROM b.c)
+	FROM pbv_count_index() a FULL JOIN pbv_count_truth() b USING (col, v)
+$$;
+-- the first line of a plan, without costs
+CREATE FUNCTION pb_plan(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r record;
+BEGIN
+	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		RETURN split_part(trim(r."QUERY PLAN"), ' on ', 1);
+	END LOOP;
+END $$;
+
+SELECT * FROM pbv_mismatches();
+SELECT pagebloom_verify('pbv_idx');
+
+-- measured false-positive rate: heap pages read for 1000 absent keys, per
+-- range, against the 1% target (lossy pages of ranges that do not match)
+SELECT pg_stat_force_next_flush();
+SELECT heap_blks_hit + coalesce(heap_blks_read, 0) AS blks0
+FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
+SELECT sum(c) AS absent_matches FROM pbv_count_index(true);
+SELECT pg_stat_force_next_flush();
+SELECT (heap_blks_hit + coalesce(heap_blks_read, 0) - :blks0)::float8 /
+	(1000 * pg_relation_size('pbv') / 8192) AS measured_fpr
+FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
+SELECT :measured_fpr BETWEEN 0.002 AND 0.025 AS fpr_near_target,
+	:measured_fpr <= 2.5 * (SELECT design_fpr FROM pagebloom_info('pbv_idx')) AS fpr_near_design;
+
+-- the planner: the index for selective equality, a sequential scan when the
+-- probes would pass most ranges
+SELECT array_agg(g)::text AS many FROM generate_series(1, 700) g \gset
+SELECT label, pb_plan(q) FROM (VALUES
+	('two absent keys', 'SELECT * FROM pbv WHERE i2 = 898732 AND i5 = 123451'),
+	('one key', 'SELECT * FROM pbv WHERE i3 = 4242'),
+	('ten keys', 'SELECT * FROM pbv WHERE i3 = ANY(''{1,2,3,4,5,6,7,8,9,10}'')'),
+	('700 keys', 'SELECT * FROM pbv WHERE i1 = ANY(''' || :'many' || ''')'),
+	('is not null', 'SELECT * FROM pbv WHERE i1 IS NOT NULL')
+) v(label, q);
+CREATE TABLE pbl (g int, h int, pad text);
+INSERT INTO pbl SELECT i % 2, i, repeat('x', 20) FROM generate_series(1, 100000) i;
+CREATE INDEX pbl_gh ON pbl USING pagebloom (g, h);
+ANALYZE pbl;
+SELECT q, pb_plan(q) FROM (VALUES
+	('SELECT * FROM pbl WHERE g = 1'),
+	('SELECT * FROM pbl WHERE h = 4242'),
+	('SELECT * FROM pbl WHERE g = 1 AND h = 4242')
+) v(q);
+EXPLAIN (COSTS OFF) SELECT * FROM pbv WHERE i2 = 898732 AND i5 = 123451;
+EXPLAIN (COSTS OFF) SELECT * FROM pbl WHERE g = 1;
+
+-- delete 90%, vacuum: stale bits hide nothing
+SELECT fill_ratio AS fill0 FROM pagebloom_info('pbv_idx') \gset
+DELETE FROM pbv WHERE id % 10 <> 0;
+VACUUM pbv;
+SELECT * FROM pbv_mismatches();
+-- re-summarize the stale ranges
+SELECT pagebloom_resummarize('pbv_idx', 0.5) AS resummarized \gset
+SELECT :resummarized >= 0.95 * ranges AS most_ranges_rewritten,
+	fill_ratio < :fill0 / 4 AS fill_dropped
+FROM pagebloom_info('pbv_idx');
+SELECT pagebloom_verify('pbv_idx');
+SELECT * FROM pbv_mismatches();
+SELECT pagebloom_resummarize('pbv_idx', 0.5) AS nothing_stale;
+SELECT pagebloom_resummarize('pbv_idx', 1.5);
+\echo :LAST_ERROR_SQLSTATE
+-- new rows go into the freed space of old ranges
+INSERT INTO pbv SELECT i, (random() * 1000000)::int, (random() * 1000000)::int,
+	(random() * 1000000)::int, (random() * 1000000)::int,
+	(random() * 1000000)::int, (random() * 1000000)::int
+FROM generate_series(300001, 400000) i;
+INSERT INTO pbv_probe SELECT 1 + id % 6, CASE id % 6 WHEN 0 THEN i1 WHEN 1 THEN i2
+	WHEN 2 THEN i3 WHEN 3 THEN i4 WHEN 4 THEN i5 ELSE i6 END
+FROM pbv WHERE id > 300000 AND id % 200 = 0;
+SELECT pagebloom_verify('pbv_idx');
+SELECT * FROM pbv_mismatches();
+-- updates (non-HOT: indexed columns change) and a second cycle
+UPDATE pbv SET i1 = i1 + 1 WHERE id % 7 = 0;
+DELETE FROM pbv WHERE id % 3 = 0;
+VACUUM pbv;
+SELECT pagebloom_resummarize('pbv_idx', 0.2) > 0 AS resummarized;
+SELECT pagebloom_verify('pbv_idx');
+SELECT * FROM pbv_mismatches();
+
+DROP TABLE pbv, pbv_probe, pbl;
+DROP FUNCTION pbv_mismatches(), pbv_count_index(bool), pbv_count_truth(), pb_plan(text);
