@@ -213,15 +213,22 @@ BloomTestHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
 	if (ref->full)
 	{
 		const Bloom *b = (const Bloom *) ref->full;
+		uint32		missing = 0;
 
+		/*
+		 * Test four positions before each early exit: their loads (likely
+		 * cache misses in a big filter) then overlap instead of waiting on
+		 * an unpredictable branch one by one.
+		 */
 		for (i = 0; i < k; i++)
 		{
 			uint64		pos = BfPositionsNext(&p, m);
 
-			if ((b->bits[pos >> 3] & (1 << (pos & 7))) == 0)
+			missing |= ~((uint32) b->bits[pos >> 3] >> (pos & 7)) & 1;
+			if ((i & 3) == 3 && missing)
 				return false;
 		}
-		return true;
+		return missing == 0;
 	}
 	for (i = 0; i < k; i++)
 	{
