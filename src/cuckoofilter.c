@@ -202,10 +202,45 @@ CfEntryBit(uint64 i, int j, int f)
 	return (i * CF_BUCKET_SIZE + (uint64) j) * (uint64) f;
 }
 
+/* The 8 bytes at bit offset bit of p, shifted so the bucket starts at bit 0 */
+static inline uint64
+CfBucketWord(const uint8 *p, uint64 bit)
+{
+	uint64		w;
+
+	memcpy(&w, p + (bit >> 3), 8);
+	return BfGet64(w) >> (bit & 7);
+}
+
+/*
+ * Scan a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord: the
+ * number of entries equal to fp, and in *empty (if not NULL) the first free
+ * entry or -1.
+ */
+static inline int
+CfWordScan(uint64 w, int f, uint32 fp, int *empty)
+{
+	uint32		fmask = CfFpMask(f);
+	int			j,
+				n = 0,
+				e = -1;
+
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+	{
+		uint32		v = (uint32) (w >> (j * f)) & fmask;
+
+		n += (v == fp);
+		if (v == 0 && e < 0)
+			e = j;
+	}
+	if (empty)
+		*empty = e;
+	return n;
+}
+
 /*
  * Scan the bucket whose first entry is at bit offset bit of p: the number of
  * entries equal to fp, and in *empty (if not NULL) the first free entry or -1.
- * Buckets of up to 56 bits (f <= 14) are read with one 8-byte load.
  */
 static inline int
 CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
@@ -216,34 +251,41 @@ CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
 				e = -1;
 
 	if (f <= 14)
+		return CfWordScan(CfBucketWord(p, bit), f, fp, empty);
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
 	{
-		uint64		w;
+		uint32		v = CfGetEntry(p, bit + (uint64) j * f, fmask);
 
-		memcpy(&w, p + (bit >> 3), 8);
-		w = BfGet64(w) >> (bit & 7);
-		for (j = 0; j < CF_BUCKET_SIZE; j++)
-		{
-			uint32		v = (uint32) (w >> (j * f)) & fmask;
-
-			n += (v == fp);
-			if (v == 0 && e < 0)
-				e = j;
-		}
-	}
-	else
-	{
-		for (j = 0; j < CF_BUCKET_SIZE; j++)
-		{
-			uint32		v = CfGetEntry(p, bit + (uint64) j * f, fmask);
-
-			n += (v == fp);
-			if (v == 0 && e < 0)
-				e = j;
-		}
+		n += (v == fp);
+		if (v == 0 && e < 0)
+			e = j;
 	}
 	if (empty)
 		*empty = e;
 	return n;
+}
+
+/*
+ * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
+ * of fp in both, and the first free entry of each.  Both memory loads are
+ * issued before either bucket is looked at, so their cache misses overlap.
+ */
+static inline int
+CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, int *e1, int *e2)
+{
+	uint64		b1 = CfEntryBit(i1, 0, f),
+				b2 = CfEntryBit(i2, 0, f);
+
+	*e2 = -1;
+	if (f <= 14)
+	{
+		uint64		w1 = CfBucketWord(table, b1),
+					w2 = CfBucketWord(table, b2);
+
+		return CfWordScan(w1, f, fp, e1) + (i2 != i1 ? CfWordScan(w2, f, fp, e2) : 0);
+	}
+	return CfBucketScan(table, b1, f, fp, e1) +
+		(i2 != i1 ? CfBucketScan(table, b2, f, fp, e2) : 0);
 }
 
 /* xorshift64* step: the deterministic relocation choices */
@@ -564,10 +606,10 @@ static int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
-	int			n = CfBucketScan(table, CfEntryBit(i1, 0, f), f, fp, NULL);
+	int			e1,
+				e2;
+	int			n = CfPairScan(table, i1, i2, f, fp, &e1, &e2);
 
-	if (i2 != i1)
-		n += CfBucketScan(table, CfEntryBit(i2, 0, f), f, fp, NULL);
 	if (s->victim_used && s->victim_fp == fp &&
 		(s->victim_bucket == i1 || s->victim_bucket == i2))
 		n++;
@@ -719,7 +761,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		const uint8 *table;
 		int			n,
 					e1,
-					e2 = -1;
+					e2;
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
@@ -728,9 +770,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		i1 = i & s.mask;
 		i2 = CfAltIndex(i1, fp, s.mask);
 		table = (const uint8 *) cf + s.table_off;
-		n = CfBucketScan(table, CfEntryBit(i1, 0, f), f, fp, &e1);
-		if (i2 != i1)
-			n += CfBucketScan(table, CfEntryBit(i2, 0, f), f, fp, &e2);
+		n = CfPairScan(table, i1, i2, f, fp, &e1, &e2);
 		if (s.victim_used && s.victim_fp == fp &&
 			(s.victim_bucket == i1 || s.victim_bucket == i2))
 			n++;
@@ -1578,10 +1618,10 @@ Datum
 cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	CuckooFilter *state;
-	MemoryContext aggcontext = BfAggContext(fcinfo);
 
 	if (PG_ARGISNULL(0))
 	{
+		MemoryContext aggcontext = BfAggContext(fcinfo);
 		int64		capacity;
 		double		fpr;
 		int			log2,

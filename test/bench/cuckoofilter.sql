@@ -21,12 +21,16 @@ SELECT greatest(1000, (5000000 * :scale)::int) AS n_rows,
 	   greatest(1000, (1000000 * :scale)::int) AS n_keys,
 	   greatest(1000, (5000000 * :scale)::int) AS n_probes,
 	   CASE WHEN :scale >= 0.5 THEN 3 ELSE 5 END AS runs \gset
--- the capacity at which the power-of-two table nearest n_keys is 95% full
-SELECT floor(0.95 * 4 * 2 ^ round(log(2, :n_keys / 3.8)))::bigint AS n_full \gset
+-- the capacities at which the power-of-two table nearest n_keys (n_rows) is 95% full
+SELECT floor(0.95 * 4 * 2 ^ round(log(2, :n_keys / 3.8)))::bigint AS n_full,
+	   floor(0.95 * 4 * 2 ^ round(log(2, :n_rows / 3.8)))::bigint AS n_rows_full,
+	   round(100 * :n_rows / (4 * 2 ^ ceil(log(2, :n_rows / 3.8))))::int AS agg_load_pct \gset
 
-DROP TABLE IF EXISTS cf_bench_agg, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers, cf_bench_filters CASCADE;
+DROP TABLE IF EXISTS cf_bench_agg, cf_bench_agg_full, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers, cf_bench_filters CASCADE;
 CREATE TABLE cf_bench_agg AS
 	SELECT (random() * 9.2e18)::bigint AS x FROM generate_series(1, :n_rows);
+CREATE TABLE cf_bench_agg_full AS
+	SELECT (random() * 9.2e18)::bigint AS x FROM generate_series(1, :n_rows_full);
 CREATE TABLE cf_bench_keys AS
 	SELECT DISTINCT (random() * 9.2e18)::bigint AS k FROM generate_series(1, greatest(:n_keys, :n_full) + 1000);
 -- probes: 10% members, 90% random, shuffled
@@ -38,8 +42,9 @@ CREATE TABLE cf_bench_probes AS
 	) s ORDER BY random();
 CREATE TABLE cf_bench_nonmembers AS
 	SELECT -1 - (random() * 9.2e18)::bigint AS x FROM generate_series(1, 1000000);
-VACUUM ANALYZE cf_bench_agg, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers;
+VACUUM ANALYZE cf_bench_agg, cf_bench_agg_full, cf_bench_keys, cf_bench_probes, cf_bench_nonmembers;
 SELECT count(*) FROM cf_bench_agg \g /dev/null
+SELECT count(*) FROM cf_bench_agg_full \g /dev/null
 SELECT count(*) FROM cf_bench_probes \g /dev/null
 
 -- ---------------------------------------------------------------------
@@ -73,11 +78,16 @@ SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
 	format('SELECT cuckoofilter_agg(x, %s, 0.01) FROM cf_bench_agg', :n_rows),
 	format('SELECT bloom_agg(x, %s, 0.01) FROM cf_bench_agg', :n_rows), :runs) \gset a1_
 SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	format('SELECT cuckoofilter_agg(x, %s, 0.01) FROM cf_bench_agg_full', :n_rows_full),
+	format('SELECT bloom_agg(x, %s, 0.01) FROM cf_bench_agg_full', :n_rows_full), :runs) \gset a3_
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
 	'SELECT cuckoofilter_agg(x) FROM cf_bench_agg',
 	'SELECT bloom_agg(x) FROM cf_bench_agg', :runs) \gset a2_
 SELECT (cuckoofilter_info(cuckoofilter_agg(x))).subfilters AS default_capacity_subfilters FROM cf_bench_agg;
-SELECT bench.report('cuckoofilter', format('cuckoofilter_agg(x, %s, 0.01)', :n_rows), :a1_cuckoo_ms,
+SELECT bench.report('cuckoofilter', format('cuckoofilter_agg(x, %s, 0.01) [table %s%% full]', :n_rows, :agg_load_pct), :a1_cuckoo_ms,
 					format('bloom_agg(x, %s, 0.01)', :n_rows), :a1_bloom_ms, '<= 1.5') \g /dev/null
+SELECT bench.report('cuckoofilter', format('cuckoofilter_agg(x, %s, 0.01) [table 95%% full]', :n_rows_full), :a3_cuckoo_ms,
+					format('bloom_agg(x, %s, 0.01)', :n_rows_full), :a3_bloom_ms, '<= 1.5') \g /dev/null
 SELECT bench.report('cuckoofilter', 'cuckoofilter_agg(x) [default 100k: chains]', :a2_cuckoo_ms,
 					'bloom_agg(x) [default 100k: saturates]', :a2_bloom_ms, 'report') \g /dev/null
 
