@@ -101,6 +101,7 @@ typedef struct QfTable
 	int			w;				/* bits per slot: r + 3 */
 	uint64		rmask;			/* r low bits */
 	uint64		wmask;			/* w low bits */
+	uint64		nwords;			/* payload size in 64-bit words */
 } QfTable;
 
 /* Payload bytes of a table of 2^q slots of r-bit remainders */
@@ -129,6 +130,7 @@ QfOpen(QfTable *t, const QuotientFilter *qf)
 	t->mask = t->nslots - 1;
 	t->rmask = (UINT64CONST(1) << t->r) - 1;
 	t->wmask = t->w == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << t->w) - 1;
+	t->nwords = QfPayloadSize(t->q, t->r) / 8;
 }
 
 /* Read a little-endian 64-bit word */
@@ -149,17 +151,22 @@ QfStore(uint8 *p, uint64 v)
 	memcpy(p, &v, 8);
 }
 
-/* The w-bit field of slot i */
+/*
+ * The w-bit field of slot i.  Except in the last payload word, both words
+ * the field may touch are read and combined without a data-dependent
+ * branch ((hi << 1) << (63 - sh) is hi << (64 - sh), and 0 for sh = 0).
+ */
 static inline uint64
 QfGet(const QfTable *t, uint64 i)
 {
 	uint64		bit = i * (uint64) t->w;
-	const uint8 *p = t->data + (bit >> 6) * 8;
+	uint64		wi = bit >> 6;
+	const uint8 *p = t->data + wi * 8;
 	int			sh = (int) (bit & 63);
 	uint64		v = QfLoad(p) >> sh;
 
-	if (sh + t->w > 64)
-		v |= QfLoad(p + 8) << (64 - sh);
+	if (likely(wi + 1 < t->nwords))
+		v |= (QfLoad(p + 8) << 1) << (63 - sh);
 	return v & t->wmask;
 }
 
@@ -500,10 +507,16 @@ QfLookup(const QfTable *t, uint64 fq, uint64 fr)
 				v,
 				steps = 0;
 
-	if ((QfGet(t, fq) & QF_OCCUPIED) == 0)
+	v = QfGet(t, fq);
+	if ((v & QF_OCCUPIED) == 0)
 		return false;
-	s = QfRunStart(t, fq);
-	v = QfGet(t, s);
+	if (v & QF_SHIFTED)
+	{
+		s = QfRunStart(t, fq);
+		v = QfGet(t, s);
+	}
+	else
+		s = fq;					/* the run starts in its own slot */
 	for (;;)
 	{
 		uint64		rem = v >> 3;

@@ -85,8 +85,8 @@ SELECT bench.report('quotientfilter', 'bits per element at capacity ' || :n_keys
 	pg_column_size(bloom_empty(:n_keys, fpr)) * 8.0 / :n_keys, '(no target)', 'bits')
 FROM (VALUES (0.01::float8), (0.001)) v(fpr);
 SELECT bench.report('quotientfilter', 'measured false-positive rate, ' || :n_keys || ' keys at 1%',
-	count(*) FILTER (WHERE (SELECT qf FROM qf_bench_filters) @> x)::float8 / count(*), 'bloom',
-	count(*) FILTER (WHERE (SELECT b FROM qf_bench_filters) @> x)::float8 / count(*), '(no target)', 'fraction')
+	100.0 * count(*) FILTER (WHERE (SELECT qf FROM qf_bench_filters) @> x) / count(*), 'bloom',
+	100.0 * count(*) FILTER (WHERE (SELECT b FROM qf_bench_filters) @> x) / count(*), '(no target)', '%')
 FROM qf_bench_probes WHERE x NOT IN (SELECT k FROM qf_bench_keys);
 
 DROP TABLE qf_bench_agg, qf_bench_keys, qf_bench_probes, qf_bench_filters;
