@@ -1249,24 +1249,155 @@ quotientfilter_remove_array(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(qf);
 }
 
-/* Probe the filter argument fargno for the element argument eargno */
+/*
+ * Reading slots of a large filter through TOAST slices: 4 kB blocks of the
+ * payload, two kept (a walk may cross a block boundary back and forth).
+ */
+#define QF_SLICE_WORDS	512
+
+typedef struct QfSlice
+{
+	BfFilterRef *ref;
+	int			w;
+	uint64		wmask;
+	uint64		mask;
+	uint64		nwords;
+	uint64		block[2];		/* cached block numbers (PG_UINT64_MAX: none) */
+	int			last;			/* the entry used last */
+	uint8		bytes[2][QF_SLICE_WORDS * 8];
+} QfSlice;
+
+/* Payload word wi, fetching its block if it is not cached */
+static uint64
+QfSliceWord(QfSlice *sl, uint64 wi)
+{
+	uint64		blk = wi / QF_SLICE_WORDS;
+	int			e;
+
+	if (sl->block[0] == blk)
+		e = 0;
+	else if (sl->block[1] == blk)
+		e = 1;
+	else
+	{
+		uint64		first = blk * QF_SLICE_WORDS;
+		uint64		n = Min((uint64) QF_SLICE_WORDS, sl->nwords - first);
+
+		e = 1 - sl->last;
+		BfRefReadBytes(sl->ref, QF_HDRSZ + first * 8, n * 8, sl->bytes[e]);
+		sl->block[e] = blk;
+	}
+	sl->last = e;
+	return QfLoad(sl->bytes[e] + (wi - blk * QF_SLICE_WORDS) * 8);
+}
+
+/* The w-bit field of slot i, through slices */
+static uint64
+QfSliceGet(QfSlice *sl, uint64 i)
+{
+	uint64		bit = i * (uint64) sl->w;
+	uint64		wi = bit >> 6;
+	int			sh = (int) (bit & 63);
+	uint64		v = QfSliceWord(sl, wi) >> sh;
+
+	if (sh + sl->w > 64)
+		v |= QfSliceWord(sl, wi + 1) << (64 - sh);
+	return v & sl->wmask;
+}
+
+/*
+ * QfLookup through slices (same walk as QfRunStart and QfLookup): only the
+ * blocks of the cluster around slot fq are fetched.
+ */
+static bool
+QfSliceLookup(QfSlice *sl, uint64 fq, uint64 fr)
+{
+	uint64		b = fq,
+				s,
+				runs = 0,
+				steps = 0,
+				limit = 4 * (sl->mask + 1) + 4,
+				v = QfSliceGet(sl, fq);
+
+	if ((v & QF_OCCUPIED) == 0)
+		return false;
+	while (v & QF_SHIFTED)
+	{
+		b = (b - 1) & sl->mask;
+		v = QfSliceGet(sl, b);
+		if (v & QF_OCCUPIED)
+			runs++;
+		if (++steps > limit)
+			BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
+	}
+	s = b;
+	while (runs > 0)
+	{
+		s = (s + 1) & sl->mask;
+		if ((QfSliceGet(sl, s) & QF_CONTINUATION) == 0)
+			runs--;
+		if (++steps > limit)
+			BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
+	}
+	v = QfSliceGet(sl, s);
+	for (;;)
+	{
+		if ((v >> 3) == fr)
+			return true;
+		if ((v >> 3) > fr)
+			return false;
+		s = (s + 1) & sl->mask;
+		v = QfSliceGet(sl, s);
+		if ((v & QF_CONTINUATION) == 0)
+			return false;
+		if (++steps > limit)
+			BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
+	}
+}
+
+/*
+ * Probe the filter argument fargno for the element argument eargno.  A
+ * filter in memory (or detoasted once and cached for the query) is probed
+ * directly; the first probe of a large uncompressed stored value reads only
+ * the header and the blocks of one cluster through TOAST slices.
+ */
 static bool
 QfProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 {
 	BfFilterRef ref;
 	const QuotientFilter *qf;
-	QfTable		t;
 	uint64		f;
+	int			p;
 	BfHasher   *h = BfGetHasher(fcinfo, eargno);
 
-	/* headsize VARHDRSZ: whole-value detoast, cached for the query */
-	BfOpenFilter(fcinfo, fargno, VARHDRSZ, &ref);
-	qf = (const QuotientFilter *) ref.full;
+	BfOpenFilter(fcinfo, fargno, QF_HDRSZ, &ref);
+	qf = (const QuotientFilter *) BfRefHead(&ref);
 	QfCheck(qf, ref.total);
-	QfOpen(&t, qf);
-	f = QfFingerprint(BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)),
-					  qf->q + qf->r);
-	return QfLookup(&t, f >> t.r, f & t.rmask);
+	p = qf->q + qf->r;
+	f = QfFingerprint(BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)), p);
+	if (ref.full)
+	{
+		QfTable		t;
+
+		QfOpen(&t, qf);
+		return QfLookup(&t, f >> t.r, f & t.rmask);
+	}
+	else
+	{
+		QfSlice    *sl = palloc(sizeof(QfSlice));
+		bool		found;
+
+		sl->ref = &ref;
+		sl->w = qf->r + 3;
+		sl->wmask = sl->w == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << sl->w) - 1;
+		sl->mask = (UINT64CONST(1) << qf->q) - 1;
+		sl->nwords = QfPayloadSize(qf->q, qf->r) / 8;
+		sl->block[0] = sl->block[1] = PG_UINT64_MAX;
+		sl->last = 0;
+		found = QfSliceLookup(sl, f >> qf->r, f & ((UINT64CONST(1) << qf->r) - 1));
+		pfree(sl);
+		return found;
+	}
 }
 
 /*

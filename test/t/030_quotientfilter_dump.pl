@@ -91,5 +91,38 @@ is($node->safe_psql('restored', q{
 is($node->safe_psql('restored', q{SELECT count(*) FROM members, generate_series(1, 300000) i WHERE day = 25 AND users @> i}),
 	'300000', 'large restored filter finds all its elements');
 
+# probing large stored filters through TOAST slices: a probe that sees a value for the
+# first time reads the header and one cluster's blocks, not the whole 320 kB filter
+$node->safe_psql('postgres', q{
+	CREATE TABLE bigs (id int, f quotientfilter);
+	INSERT INTO bigs SELECT g, quotientfilter_add(quotientfilter_empty(200000, 0.01, g),
+		array(SELECT generate_series(1, 90000 + g * 4000))) FROM generate_series(1, 20) g;
+	CREATE TABLE probes AS SELECT x FROM generate_series(169000, 171000) x;
+	-- one statement per probe value: every row's filter is new to the call site (slice mode)
+	CREATE TABLE slice_res (id int, x int, found bool);
+	DO $$
+	DECLARE x int;
+	BEGIN
+		FOR x IN SELECT * FROM probes LOOP
+			INSERT INTO slice_res SELECT id, x, f @> x FROM bigs;
+		END LOOP;
+	END $$;
+});
+my $buffers = sub {
+	my ($query) = @_;
+	my $plan = $node->safe_psql('postgres', "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, TIMING OFF) $query");
+	return $plan =~ /Buffers: shared hit=(\d+)(?: read=(\d+))?/ ? $1 + ($2 // 0) : -1;
+};
+my $sliced = $buffers->('SELECT count(*) FROM bigs WHERE f @> 12345');
+my $whole = $buffers->('SELECT count(*) FROM bigs WHERE quotientfilter_cardinality(f) > 0');
+ok($sliced > 0 && $sliced * 4 < $whole, "first probes read TOAST slices ($sliced buffers) instead of whole values ($whole)");
+# the same probes with each filter detoasted once and probed many times (LATERAL keeps one value per call run)
+is($node->safe_psql('postgres', q{
+	SELECT count(*) || ' ' || count(*) FILTER (WHERE s.found <> l.found)
+		|| ' ' || count(*) FILTER (WHERE s.x <= 90000 + s.id * 4000 AND NOT s.found)
+	FROM slice_res s JOIN (SELECT b.id, l.x, l.found FROM bigs b, LATERAL (SELECT x, b.f @> x AS found FROM probes) l) l
+		USING (id, x)
+}), '40020 0 0', 'slice probes agree with whole-value probes, no false negatives');
+
 $node->stop;
 done_testing();
