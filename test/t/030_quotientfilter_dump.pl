@@ -65,24 +65,47 @@ is($node->safe_psql('postgres', q{
 	WHERE a.users IS NOT DISTINCT FROM b.users AND a.users::text IS NOT DISTINCT FROM b.users::text
 }), '25', 'binary COPY round-trips every filter');
 
-# a corrupted binary value is refused by recv with 22P02
-my $bad = File::Spec->rel2abs($node->basedir . '/bad.bin');
+# corrupted binary values are refused by recv with 22P02.  The value starts after the
+# 19-byte file header, the 2-byte field count and the 4-byte length; send writes the
+# datum without its varlena word: version 0, kind 1, hash 2, flags 3, seed 4..11,
+# inserts 12..19, q 20, r 21, reserved 22..27, entries 28..35, slots from 36.
+# The filter holds one element, in slot 17 of q = 5, r = 6 (bits 153 .. 161).
+my $good = File::Spec->rel2abs($node->basedir . '/good.bin');
 $node->safe_psql('postgres', q{CREATE TABLE one AS SELECT quotientfilter_add_fingerprint(quotientfilter_create(5, 6), 17 * 64) AS users});
-$node->safe_psql('postgres', "COPY one TO '$bad' (FORMAT binary)");
-open(my $fh, '+<:raw', $bad) or die "open $bad: $!";
-my $data = do { local $/; <$fh> };
-# the value starts after the 19-byte file header, the 2-byte field count and the 4-byte
-# length; its 40-byte filter header (36 bytes without the varlena word) is followed by
-# the slots.  The one element is in slot 17 (bits 153 .. 161): clear its is_occupied,
-# bit 153 = bit 1 of payload byte 19, leaving a run head without a quotient
-my $off = 19 + 2 + 4 + 36 + 19;
-substr($data, $off, 1) = chr(ord(substr($data, $off, 1)) ^ 2);
-seek($fh, 0, 0);
-print $fh $data;
-close($fh);
-my ($ret, $stdout, $stderr) = $node->psql('postgres', "CREATE TABLE bad (LIKE one); COPY bad FROM '$bad' (FORMAT binary)",
-	extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-like($stderr, qr/22P02.*invalid quotientfilter value/s, 'corrupted metadata in binary COPY is refused with 22P02');
+$node->safe_psql('postgres', "COPY one TO '$good' (FORMAT binary)");
+open(my $gfh, '<:raw', $good) or die "open $good: $!";
+my $gooddata = do { local $/; <$gfh> };
+close($gfh);
+my $n = 0;
+my $corrupt = sub {
+	my ($what, $edit, $expect) = @_;
+	my $data = $gooddata;
+	$edit->(\$data);
+	my $file = File::Spec->rel2abs($node->basedir . '/bad' . ++$n . '.bin');
+	open(my $fh, '>:raw', $file) or die "open $file: $!";
+	print $fh $data;
+	close($fh);
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"CREATE TEMP TABLE bad (LIKE one); COPY bad FROM '$file' (FORMAT binary)",
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like($stderr, $expect, "binary value with $what is refused");
+};
+my $base = 19 + 2 + 4;
+my $xor = sub { my ($off, $bits) = @_; return sub { my $d = shift; substr($$d, $base + $off, 1) = chr(ord(substr($$d, $base + $off, 1)) ^ $bits); } };
+my $set = sub { my ($off, $byte) = @_; return sub { my $d = shift; substr($$d, $base + $off, 1) = chr($byte); } };
+# (the remainder is 0, so without is_occupied the slot reads as empty)
+$corrupt->('is_occupied of its only element cleared', $xor->(36 + 19, 2), qr/22P02.*invalid quotientfilter value.*header says 1 entries, but the slots hold 0/s);
+$corrupt->('is_shifted set on an element in its own slot', $xor->(36 + 19, 8), qr/22P02.*marked is_shifted/s);
+$corrupt->('a continuation bit on the run head', $xor->(36 + 19, 4), qr/22P02.*no run precedes it/s);
+$corrupt->('q = 0', $set->(20, 0), qr/22P02.*q = 0 is out of range/s);
+$corrupt->('r = 62', $set->(21, 62), qr/22P02.*r = 62 is out of range/s);
+$corrupt->('a reserved byte set', $set->(23, 1), qr/22P02.*reserved header fields/s);
+$corrupt->('another filter kind', $set->(1, 1), qr/22P02.*filter kind 1/s);
+$corrupt->('a wrong entry count', $set->(28, 2), qr/22P02.*header says 2 entries/s);
+$corrupt->('more entries than slots', $set->(28, 33), qr/22P02.*exceeds the 32 slots/s);
+$corrupt->('q = 6 (size mismatch)', $set->(20, 6), qr/22P02.*bytes long/s);
+$corrupt->('a truncated value', sub { my $d = shift; substr($$d, $base - 4, 4) = pack('N', 30); substr($$d, $base + 30, 40 + 36 - 30) = ''; },
+	qr/22P02.*shorter than the 40-byte header/s);
 
 # the big filter is stored out of line and uncompressed (STORAGE external)
 is($node->safe_psql('restored', q{
