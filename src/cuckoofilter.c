@@ -39,6 +39,7 @@
 
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -266,26 +267,62 @@ CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
 }
 
 /*
- * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
- * of fp in both, and the first free entry of each.  Both memory loads are
- * issued before either bucket is looked at, so their cache misses overlap.
+ * Entries of a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord,
+ * without branches: the number equal to fp, and a bit mask of the free ones.
  */
 static inline int
-CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, int *e1, int *e2)
+CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
+{
+	uint32		fmask = CfFpMask(f);
+	uint32		z = 0;
+	int			j,
+				n = 0;
+
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+	{
+		uint32		v = (uint32) (w >> (j * f)) & fmask;
+
+		n += (v == fp);
+		z |= (uint32) (v == 0) << j;
+	}
+	*zeros = z;
+	return n;
+}
+
+/*
+ * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
+ * of fp in both, and in *zeros the free entries, bits 0..3 for i1 and bits
+ * 4..7 for i2.  For f <= 14 both memory loads are issued before either
+ * bucket is looked at, and the scan has no data-dependent branches, so
+ * cache misses overlap.
+ */
+static inline int
+CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *zeros)
 {
 	uint64		b1 = CfEntryBit(i1, 0, f),
 				b2 = CfEntryBit(i2, 0, f);
+	uint32		z1,
+				z2 = 0;
+	int			n,
+				e1,
+				e2 = -1;
 
-	*e2 = -1;
 	if (f <= 14)
 	{
 		uint64		w1 = CfBucketWord(table, b1),
 					w2 = CfBucketWord(table, b2);
 
-		return CfWordScan(w1, f, fp, e1) + (i2 != i1 ? CfWordScan(w2, f, fp, e2) : 0);
+		n = CfWordMasks(w1, f, fp, &z1);
+		if (i2 != i1)
+			n += CfWordMasks(w2, f, fp, &z2);
+		*zeros = z1 | (z2 << CF_BUCKET_SIZE);
+		return n;
 	}
-	return CfBucketScan(table, b1, f, fp, e1) +
-		(i2 != i1 ? CfBucketScan(table, b2, f, fp, e2) : 0);
+	n = CfBucketScan(table, b1, f, fp, &e1);
+	if (i2 != i1)
+		n += CfBucketScan(table, b2, f, fp, &e2);
+	*zeros = (e1 >= 0 ? (uint32) 1 << e1 : 0) | (e2 >= 0 ? (uint32) 1 << (CF_BUCKET_SIZE + e2) : 0);
+	return n;
 }
 
 /* xorshift64* step: the deterministic relocation choices */
@@ -421,11 +458,25 @@ CfCheck(const CuckooFilter *cf, Size size)
 				  BfGet64(cf->count), total);
 }
 
-/* Decode the sub-filter at offset off of a checked filter */
+/*
+ * Decode the sub-filter at offset off of a filter that CfCheck accepted
+ * (no checks again: this runs once per sub-filter and element)
+ */
 static inline void
 CfSubAt(const CuckooFilter *cf, Size off, CfSub *s)
 {
-	CfDecodeSub((const CfSubHeader *) ((const char *) cf + off), off, VARSIZE(cf), cf->fpbits, s);
+	const CfSubHeader *sh = (const CfSubHeader *) ((const char *) cf + off);
+
+	s->offset = off;
+	s->table_off = off + CF_SUBHDRSZ;
+	s->size = (Size) CfSubBytes(sh->log2buckets, cf->fpbits);
+	s->log2 = sh->log2buckets;
+	s->nbuckets = UINT64CONST(1) << s->log2;
+	s->mask = s->nbuckets - 1;
+	s->victim_used = sh->victim_used != 0;
+	s->victim_fp = BfGet32(sh->victim_fp);
+	s->victim_bucket = BfGet64(sh->victim_bucket);
+	s->count = BfGet64(sh->count);
 }
 
 /* Full check of a value from outside: structure plus every entry */
@@ -606,9 +657,8 @@ static int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
-	int			e1,
-				e2;
-	int			n = CfPairScan(table, i1, i2, f, fp, &e1, &e2);
+	uint32		zeros;
+	int			n = CfPairScan(table, i1, i2, f, fp, &zeros);
 
 	if (s->victim_used && s->victim_fp == fp &&
 		(s->victim_bucket == i1 || s->victim_bucket == i2))
@@ -759,9 +809,8 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		uint64		i1,
 					i2;
 		const uint8 *table;
-		int			n,
-					e1,
-					e2;
+		int			n;
+		uint32		zeros;
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
@@ -770,7 +819,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		i1 = i & s.mask;
 		i2 = CfAltIndex(i1, fp, s.mask);
 		table = (const uint8 *) cf + s.table_off;
-		n = CfPairScan(table, i1, i2, f, fp, &e1, &e2);
+		n = CfPairScan(table, i1, i2, f, fp, &zeros);
 		if (s.victim_used && s.victim_fp == fp &&
 			(s.victim_bucket == i1 || s.victim_bucket == i2))
 			n++;
@@ -780,15 +829,13 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		{
 			target = s;
 			have_target = true;
-			if (e1 >= 0)
+			/* the first free entry of i1, else of i2 */
+			if (zeros != 0)
 			{
-				target_bucket = i1;
-				target_slot = e1;
-			}
-			else if (e2 >= 0)
-			{
-				target_bucket = i2;
-				target_slot = e2;
+				int			first = pg_rightmost_one_pos32(zeros);
+
+				target_bucket = first < CF_BUCKET_SIZE ? i1 : i2;
+				target_slot = first & (CF_BUCKET_SIZE - 1);
 			}
 		}
 	}
@@ -852,6 +899,22 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 {
 	CuckooFilter *cf = *pcf;
 	CfInsertResult r;
+
+	/* start loading both buckets of the first sub-filter right away */
+	{
+		const CfSubHeader *sh = (const CfSubHeader *) cf->data;
+
+		if (likely(sh->log2buckets <= CF_MAX_LOG2))
+		{
+			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
+			uint64		i1 = h & mask;
+			uint64		i2 = CfAltIndex(i1, CfFingerprint(h, cf->fpbits), mask);
+			const char *table = (const char *) cf->data + CF_SUBHDRSZ;
+
+			__builtin_prefetch(table + (CfEntryBit(i1, 0, cf->fpbits) >> 3), 1);
+			__builtin_prefetch(table + (CfEntryBit(i2, 0, cf->fpbits) >> 3), 1);
+		}
+	}
 
 	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_MAX_LOG2,
 					  grow ? CF_GROW_DOUBLE : -1);
@@ -1635,7 +1698,12 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(old);
 	}
 	else
+	{
 		state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+		/* a state not built by this aggregate (a direct call) is checked */
+		if (!BfInAggregate(fcinfo))
+			CfCheck(state, VARSIZE(state));
+	}
 
 	if (!PG_ARGISNULL(1))
 		CfAddHash(&state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
@@ -1687,6 +1755,8 @@ cuckoofilter_union_trans(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(state);
 	}
 	state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
+	if (!BfInAggregate(fcinfo))
+		CfCheck(state, VARSIZE(state));
 	b = CfGetArg(fcinfo, 1);
 	CfCheckCompatible(state, b);
 	CfUnionInto(&state, b);
