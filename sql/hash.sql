@@ -62,3 +62,34 @@ SELECT bloomfilter_positions(1, 0, 3);
 \echo :LAST_ERROR_SQLSTATE
 SELECT bloomfilter_positions(1, 10, 0);
 \echo :LAST_ERROR_SQLSTATE
+
+-- composites hash column by column (no type OIDs, equal records agree), arrays by shape and elements
+SELECT bloomfilter_hash(ROW(1, 'a'::text)) = bloomfilter_hash(ROW(1::int8, 'a'::varchar)) AS record_cross_type,
+	bloomfilter_hash(ROW(1.0::numeric, '-0'::float8)) = bloomfilter_hash(ROW(1.00::numeric, '0'::float8)) AS record_equal_values,
+	bloomfilter_hash(ROW(1, NULL::int)) <> bloomfilter_hash(ROW(1, 0)) AS record_null_differs,
+	bloomfilter_hash(ROW(1, 2)) <> bloomfilter_hash(ROW(2, 1)) AS record_order_matters,
+	bloomfilter_hash(ARRAY[1, 2]) = bloomfilter_hash(ARRAY[1::int8, 2::int8]) AS array_cross_type,
+	bloomfilter_hash(ARRAY[1.0::numeric]) = bloomfilter_hash(ARRAY[1.00::numeric]) AS array_equal_values,
+	bloomfilter_hash('[0:1]={1,2}'::int[]) <> bloomfilter_hash('{1,2}'::int[]) AS array_lower_bound_matters,
+	bloomfilter_hash(ARRAY[[1, 2]]) <> bloomfilter_hash(ARRAY[1, 2]) AS array_shape_matters,
+	bloomfilter_hash(ARRAY[1, NULL]) <> bloomfilter_hash(ARRAY[1]) AS array_null_element;
+CREATE TYPE pair AS (a int, b text);
+SELECT bloom_add(bloom_empty(100), ROW(1, 'x')::pair) @> ROW(1, 'x')::pair AS composite_probe,
+	bloomfilter_hash(ROW(1, 'x')::pair) = bloomfilter_hash(ROW(1, 'x')) AS named_equals_anonymous;
+-- a composite with a nondeterministic-collation column is refused like the column itself
+CREATE TABLE ci_rows (a text COLLATE bf_ci);
+INSERT INTO ci_rows VALUES ('A');
+SELECT bloomfilter_hash(ci_rows) FROM ci_rows;
+\echo :LAST_ERROR_SQLSTATE
+-- hashes do not depend on the session's client_encoding (send functions convert to it)
+SHOW server_encoding;
+DO $$ BEGIN EXECUTE format('CREATE TYPE mood AS ENUM (%L, %L)', convert_from('\x636166c3a9', 'UTF8'), 'plain'); END $$;
+CREATE TABLE enc AS SELECT bloomfilter_hash(convert_from('\x636166c3a9', 'UTF8')::mood) AS h_enum,
+	bloomfilter_hash(('{"k": "' || convert_from('\x636166c3a9', 'UTF8') || '"}')::jsonb) AS h_json,
+	bloomfilter_hash(ROW(convert_from('\x636166c3a9', 'UTF8'))) AS h_row;
+SET client_encoding = 'LATIN1';
+SELECT h_enum = bloomfilter_hash(convert_from('\x636166c3a9', 'UTF8')::mood) AS enum_same,
+	h_json = bloomfilter_hash(('{"k": "' || convert_from('\x636166c3a9', 'UTF8') || '"}')::jsonb) AS jsonb_same,
+	h_row = bloomfilter_hash(ROW(convert_from('\x636166c3a9', 'UTF8'))) AS row_same
+FROM enc;
+RESET client_encoding;

@@ -192,6 +192,8 @@ typedef enum BfCanon
 	BF_CANON_INTERVAL,			/* 128-bit span, as interval equality */
 	BF_CANON_CHAR,				/* "char": one byte */
 	BF_CANON_OID,				/* oid: as int64 */
+	BF_CANON_RECORD,			/* composite: column by column */
+	BF_CANON_ARRAY,				/* array: shape and elements */
 	BF_CANON_SEND				/* anything else: binary send output */
 } BfCanon;
 
@@ -203,6 +205,18 @@ typedef struct BfHasher
 	int16		typlen;
 	bool		typbyval;
 	FmgrInfo	sendfn;			/* BF_CANON_SEND only */
+	MemoryContext mcxt;			/* records, arrays: where sub-hashers live */
+	/* BF_CANON_RECORD: column hashers of the last row type seen */
+	Oid			rectypid;
+	int32		rectypmod;
+	int			ncols;
+	struct BfHasher **cols;
+	/* BF_CANON_ARRAY: the element type and its hasher */
+	Oid			elemtypid;
+	int16		elemlen;
+	bool		elembyval;
+	char		elemalign;
+	struct BfHasher *elem;
 } BfHasher;
 
 extern void BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt);

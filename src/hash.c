@@ -18,7 +18,10 @@
 
 #include "catalog/pg_collation.h"
 #include "common/int128.h"
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "utils/typcache.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
@@ -78,7 +81,8 @@ BfHashFloat8(double d, uint64 seed)
 static uint64
 BfHashNumeric(Datum value, uint64 seed)
 {
-	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	char	   *str = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	char	   *s = str;
 	size_t		len = strlen(s);
 	uint64		h;
 
@@ -95,6 +99,7 @@ BfHashNumeric(Datum value, uint64 seed)
 		len = 1;
 	}
 	h = BfHashBytes(s, len, seed);
+	pfree(str);
 	return h;
 }
 
@@ -127,6 +132,154 @@ BfHashInterval(const Interval *iv, uint64 seed)
 	memcpy(buf, &lo, 8);
 	memcpy(buf + 8, &hi, 8);
 	return BfHashBytes(buf, sizeof(buf), seed);
+}
+
+/*
+ * The send output of a value as if the client encoding were the database
+ * encoding: send functions of text-bearing types (enum, jsonb, xml, citext,
+ * ...) convert to the client encoding, and a hash must not depend on the
+ * session.
+ */
+static bytea *
+BfSendInServerEncoding(BfHasher *h, Datum value)
+{
+	int			client = pg_get_client_encoding();
+	int			server = GetDatabaseEncoding();
+	bytea	   *b;
+
+	if (client == server || server == PG_SQL_ASCII)
+		return SendFunctionCall(&h->sendfn, value);
+	SetClientEncoding(server);
+	PG_TRY();
+	{
+		b = SendFunctionCall(&h->sendfn, value);
+	}
+	PG_FINALLY();
+	{
+		SetClientEncoding(client);
+	}
+	PG_END_TRY();
+	return b;
+}
+
+/* Append a column's or element's presence and canonical hash (seed 0) */
+static inline void
+BfAppendPart(StringInfo buf, BfHasher *h, Datum value, bool isnull)
+{
+	uint8		flag = isnull ? 0 : 1;
+
+	appendBinaryStringInfo(buf, (char *) &flag, 1);
+	if (!isnull)
+	{
+		uint64		le = BfPut64(BfHashDatum(h, value, 0));
+
+		appendBinaryStringInfo(buf, (char *) &le, 8);
+	}
+}
+
+/*
+ * Hash a composite value column by column: for each column that is not
+ * dropped, a byte 0 (null) or 1 followed by the column's canonical hash
+ * (seed 0, 8 bytes LE); the concatenation is hashed with the seed.  Equal
+ * records (record_eq compares columns with their own equality) hash alike,
+ * and nothing depends on type OIDs, which change across dump and restore.
+ */
+static uint64
+BfHashRecord(BfHasher *h, HeapTupleHeader rec, uint64 seed)
+{
+	Oid			typid = HeapTupleHeaderGetTypeId(rec);
+	int32		typmod = HeapTupleHeaderGetTypMod(rec);
+	TupleDesc	tupdesc;
+	HeapTupleData tuple;
+	StringInfoData buf;
+	int			i;
+	uint64		r;
+
+	tupdesc = lookup_rowtype_tupdesc(typid, typmod);
+	if (h->cols == NULL || h->rectypid != typid || h->rectypmod != typmod ||
+		h->ncols != tupdesc->natts)
+	{
+		BfHasher  **cols = MemoryContextAllocZero(h->mcxt, sizeof(BfHasher *) * Max(tupdesc->natts, 1));
+
+		for (i = 0; i < tupdesc->natts; i++)
+		{
+			Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+			if (att->attisdropped)
+				continue;
+			cols[i] = MemoryContextAllocZero(h->mcxt, sizeof(BfHasher));
+			BfHasherInit(cols[i], att->atttypid, att->attcollation, h->mcxt);
+		}
+		h->cols = cols;
+		h->ncols = tupdesc->natts;
+		h->rectypid = typid;
+		h->rectypmod = typmod;
+	}
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(rec);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = rec;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, 'R');
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		bool		isnull;
+		Datum		v;
+
+		if (TupleDescAttr(tupdesc, i)->attisdropped)
+			continue;
+		v = heap_getattr(&tuple, i + 1, tupdesc, &isnull);
+		BfAppendPart(&buf, h->cols[i], v, isnull);
+	}
+	ReleaseTupleDesc(tupdesc);
+	r = BfHashBytes(buf.data, buf.len, seed);
+	pfree(buf.data);
+	return r;
+}
+
+/*
+ * Hash an array by its shape and elements: 'A', ndims (int32 LE), each
+ * dimension's length and lower bound (int32 LE), then per element a byte 0
+ * (null) or 1 and the element's canonical hash (seed 0, 8 bytes LE), in
+ * storage order.  array_eq compares exactly these.
+ */
+static uint64
+BfHashArray(BfHasher *h, ArrayType *arr, uint64 seed)
+{
+	int			ndims = ARR_NDIM(arr);
+	int		   *dims = ARR_DIMS(arr);
+	int		   *lbs = ARR_LBOUND(arr);
+	StringInfoData buf;
+	ArrayIterator it;
+	Datum		v;
+	bool		isnull;
+	int			i;
+	uint64		r;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, 'A');
+	{
+		uint32		le = BfPut32((uint32) ndims);
+
+		appendBinaryStringInfo(&buf, (char *) &le, 4);
+	}
+	for (i = 0; i < ndims; i++)
+	{
+		uint32		d = BfPut32((uint32) dims[i]);
+		uint32		l = BfPut32((uint32) lbs[i]);
+
+		appendBinaryStringInfo(&buf, (char *) &d, 4);
+		appendBinaryStringInfo(&buf, (char *) &l, 4);
+	}
+	it = array_create_iterator(arr, 0, NULL);
+	while (array_iterate(it, &v, &isnull))
+		BfAppendPart(&buf, h->elem, v, isnull);
+	array_free_iterator(it);
+	r = BfHashBytes(buf.data, buf.len, seed);
+	pfree(buf.data);
+	return r;
 }
 
 /*
@@ -200,6 +353,22 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			h->canon = BF_CANON_CHAR;
 			break;
 		default:
+			if (type_is_rowtype(base))
+			{
+				h->canon = BF_CANON_RECORD;
+				h->mcxt = mcxt;
+				break;
+			}
+			if (OidIsValid(get_element_type(base)))
+			{
+				h->canon = BF_CANON_ARRAY;
+				h->mcxt = mcxt;
+				h->elemtypid = get_element_type(base);
+				get_typlenbyvalalign(h->elemtypid, &h->elemlen, &h->elembyval, &h->elemalign);
+				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
+				BfHasherInit(h->elem, h->elemtypid, collation, mcxt);
+				break;
+			}
 			{
 				Oid			sendfn;
 				bool		isvarlena;
@@ -291,9 +460,13 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 					pfree(v);
 				return r;
 			}
+		case BF_CANON_RECORD:
+			return BfHashRecord(h, DatumGetHeapTupleHeader(value), seed);
+		case BF_CANON_ARRAY:
+			return BfHashArray(h, DatumGetArrayTypeP(value), seed);
 		case BF_CANON_SEND:
 			{
-				bytea	   *b = SendFunctionCall(&h->sendfn, value);
+				bytea	   *b = BfSendInServerEncoding(h, value);
 				uint64		r = BfHashBytes(VARDATA(b), VARSIZE(b) - VARHDRSZ, seed);
 
 				pfree(b);

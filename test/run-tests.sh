@@ -77,7 +77,7 @@ done
 tests=$present
 out="$work/regress.txt"
 unpriv "$pgxsdir/test/regress/pg_regress" --temp-instance="$work/instance" --bindir="$BIN" \
-	--inputdir="$top" --outputdir="$work/regress" --load-extension=bloomfilter \
+	--inputdir="$top" --outputdir="$work/regress" --load-extension=bloomfilter --encoding=UTF8 \
 	--dbname=contrib_regression $tests >"$out" 2>&1
 rc=$?
 cat "$out"
