@@ -192,13 +192,14 @@ QfSet(QfTable *t, uint64 i, uint64 v)
 	}
 }
 
-/* Next and previous slot, wrapping around the end of the table */
+/* Next slot, wrapping around the end of the table */
 static inline uint64
 QfNext(const QfTable *t, uint64 i)
 {
 	return (i + 1) & t->mask;
 }
 
+/* Previous slot, wrapping around the start of the table */
 static inline uint64
 QfPrev(const QfTable *t, uint64 i)
 {
@@ -261,6 +262,7 @@ QfEntries(const QuotientFilter *qf)
 	return BfGet64(qf->nentries);
 }
 
+/* Store the number of fingerprints */
 static inline void
 QfSetEntries(QuotientFilter *qf, uint64 n)
 {
