@@ -204,7 +204,7 @@ CfEntryBit(uint64 i, int j, int f)
 }
 
 /* The 8 bytes at bit offset bit of p, shifted so the bucket starts at bit 0 */
-static inline uint64
+static pg_attribute_always_inline uint64
 CfBucketWord(const uint8 *p, uint64 bit)
 {
 	uint64		w;
@@ -243,7 +243,7 @@ CfWordScan(uint64 w, int f, uint32 fp, int *empty)
  * Scan the bucket whose first entry is at bit offset bit of p: the number of
  * entries equal to fp, and in *empty (if not NULL) the first free entry or -1.
  */
-static inline int
+static pg_attribute_always_inline int
 CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
 {
 	uint32		fmask = CfFpMask(f);
@@ -270,7 +270,7 @@ CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
  * Entries of a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord,
  * without branches: the number equal to fp, and a bit mask of the free ones.
  */
-static inline int
+static pg_attribute_always_inline int
 CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
 {
 	uint32		fmask = CfFpMask(f);
@@ -296,7 +296,7 @@ CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
  * bucket is looked at, and the scan has no data-dependent branches, so
  * cache misses overlap.
  */
-static inline int
+static pg_attribute_always_inline int
 CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *zeros)
 {
 	uint64		b1 = CfEntryBit(i1, 0, f),
@@ -653,7 +653,7 @@ CfAppendSub(const CuckooFilter *cf, int log2)
  * Number of copies of fp in the buckets i1, i2 (counted once if equal)
  * and the victim slot of sub-filter s of a filter whose bytes start at base.
  */
-static int
+static pg_attribute_always_inline int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
@@ -1040,8 +1040,13 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 					i2;
 		int			n;
 
+		/* every sub-filter header is checked as it is reached */
 		if (ref->full)
-			CfSubAt((const CuckooFilter *) ref->full, off, &s);
+		{
+			if (off > ref->total || ref->total - off < CF_SUBHDRSZ)
+				BfCorrupt(CF_TYPNAME, "The value ends inside sub-filter %u of %u.", k + 1, nsub);
+			CfDecodeSub((const CfSubHeader *) ((const char *) ref->full + off), off, ref->total, f, &s);
+		}
 		else
 		{
 			CfSubHeader sh;
@@ -1077,6 +1082,8 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 		if (stop_at_one && total > 0)
 			return total;
 	}
+	if (off != ref->total)
+		BfCorrupt(CF_TYPNAME, "The value is %zu bytes long, but its sub-filters end at byte %zu.", ref->total, off);
 	return total;
 }
 
@@ -1090,16 +1097,12 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 
 	BfOpenFilter(fcinfo, fargno, CF_HDRSZ, &ref);
 	head = (const CuckooFilter *) BfRefHead(&ref);
-	if (ref.full)
-		CfCheck(head, ref.total);
-	else
-	{
-		BfValidateHeader(CF_TYPNAME, (const struct varlena *) head, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
-		if (head->fpbits < CF_MIN_FPBITS || head->fpbits > CF_MAX_FPBITS ||
-			head->bucketsize != CF_BUCKET_SIZE ||
-			BfGet32(head->nsub) < 1 || BfGet32(head->nsub) > CF_MAX_SUBFILTERS)
-			BfCorrupt(CF_TYPNAME, "The header's parameters are out of range.");
-	}
+	/* the header here, each sub-filter header as the probe reaches it */
+	BfValidateHeader(CF_TYPNAME, (const struct varlena *) head, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
+	if (head->fpbits < CF_MIN_FPBITS || head->fpbits > CF_MAX_FPBITS ||
+		head->bucketsize != CF_BUCKET_SIZE || head->reserved != 0 ||
+		BfGet32(head->nsub) < 1 || BfGet32(head->nsub) > CF_MAX_SUBFILTERS)
+		BfCorrupt(CF_TYPNAME, "The header's parameters are out of range.");
 	return CfProbeRef(&ref, BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)),
 					  stop_at_one);
 }
