@@ -33,7 +33,7 @@ FROM cuckoofilter_positions(cuckoofilter_create(1024, 10), 42) p;
 -- the storage layout: entry j of bucket i at table bit (4i + j) * f, little-endian bit order
 -- (PostgreSQL's get_bit numbers bits the same way); the table follows a 24-byte sub-filter header
 CREATE FUNCTION cf_entry(f cuckoofilter, bucket bigint, slot int) RETURNS bigint LANGUAGE sql AS $$
-	SELECT sum(get_bit(d, 24 * 8 + ((bucket * 4 + slot) * i.f + t)::int)::bigint << t)
+	SELECT sum(get_bit(d, 24 * 8 + ((bucket * 4 + slot) * i.fingerprint_bits + t)::int)::bigint << t)
 	FROM (SELECT decode(substring(f::text FROM 'data=(\S+)'), 'base64') d) s,
 		 cuckoofilter_info(f) i, generate_series(0, i.fingerprint_bits - 1) t
 $$;
@@ -166,9 +166,15 @@ SELECT cuckoofilter_empty(100, 1.5);
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_empty(100, 'NaN');
 \echo :LAST_ERROR_SQLSTATE
+-- (the limit in the message is the extension's datum size limit)
+\set VERBOSITY sqlstate
 SELECT cuckoofilter_empty(9223372036854775807);
+\set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
+-- (the limit in the message is the extension's datum size limit)
+\set VERBOSITY sqlstate
 SELECT cuckoofilter_empty(1000000000000, 1e-9);
+\set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_create(1000, 10);
 \echo :LAST_ERROR_SQLSTATE
@@ -180,7 +186,10 @@ SELECT cuckoofilter_create(1024, 3);
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_create(1024, 33);
 \echo :LAST_ERROR_SQLSTATE
+-- (the limit in the message is the extension's datum size limit)
+\set VERBOSITY sqlstate
 SELECT cuckoofilter_create(4294967296, 32);
+\set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_agg(i, 0, 0.01) FROM generate_series(1, 3) i;
 \echo :LAST_ERROR_SQLSTATE
@@ -222,7 +231,10 @@ SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 count=0 data=AAAA'::
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
+-- (the limit in the message is the extension's datum size limit)
+\set VERBOSITY sqlstate
 SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967296,4294967296 count=0 data=AAAA'::cuckoofilter;
+\set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT (cuckoofilter_create(1, 4)::text || ' extra=1')::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
