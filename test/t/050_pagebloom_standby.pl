@@ -1,0 +1,98 @@
+# pagebloom: WAL replay on a streaming standby.  The standby must return the
+# same rows as the primary after the build and after delete / vacuum / insert /
+# re-summarize cycles, through its own bitmap scans of the replayed index.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $primary = PostgreSQL::Test::Cluster->new('pb_primary');
+$primary->init(allows_streaming => 1);
+$primary->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\n");
+$primary->start;
+$primary->backup('bk');
+my $standby = PostgreSQL::Test::Cluster->new('pb_standby');
+$standby->init_from_backup($primary, 'bk', has_streaming => 1);
+$standby->start;
+
+$primary->safe_psql('postgres', q{
+	CREATE EXTENSION bloomfilter;
+	CREATE TABLE t (id int, a int, b int8, c text);
+	INSERT INTO t SELECT i, ((i::int8 * 7919) % 50000)::int, (i::int8 * 104729) % 70001, 'c' || (i % 30011)
+	FROM generate_series(1, 150000) i;
+	CREATE INDEX t_pb ON t USING pagebloom (a, b, c);
+	CREATE TABLE probe AS SELECT g AS v FROM generate_series(-10, 50010, 40) g;
+	-- matches per probe, for a query on each column, as one string: through
+	-- one query per probe (bitmap scans when sequential scans are off) ...
+	CREATE FUNCTION digest() RETURNS text LANGUAGE sql AS $$
+		SELECT string_agg(p.v || ':' ||
+			(SELECT count(*) FROM t WHERE a = p.v) || '/' ||
+			(SELECT count(*) FROM t WHERE b = p.v) || '/' ||
+			(SELECT count(*) FROM t WHERE c = 'c' || p.v), ',' ORDER BY p.v)
+		FROM probe p
+	$$;
+	-- ... and through grouped counts (hash joins)
+	CREATE FUNCTION digest_truth() RETURNS text LANGUAGE sql AS $$
+		SELECT string_agg(p.v || ':' || coalesce(x.n, 0) || '/' || coalesce(y.n, 0) || '/' ||
+			coalesce(z.n, 0), ',' ORDER BY p.v)
+		FROM probe p
+		LEFT JOIN (SELECT a AS v, count(*) AS n FROM t GROUP BY a) x ON x.v = p.v
+		LEFT JOIN (SELECT b AS v, count(*) AS n FROM t GROUP BY b) y ON y.v = p.v
+		LEFT JOIN (SELECT c AS v, count(*) AS n FROM t GROUP BY c) z ON z.v = 'c' || p.v
+	$$;
+});
+
+# the digest through bitmap scans of the index, and by sequential scans
+my $via_index = q{SET enable_seqscan = off; SET enable_indexscan = off; SELECT digest();};
+my $via_seq = q{SET enable_bitmapscan = off; SET enable_indexscan = off; SELECT digest_truth();};
+my $plan = q{SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT * FROM t WHERE a = 42;};
+
+sub check_cycle
+{
+	my ($name) = @_;
+	$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+	my $truth = $primary->safe_psql('postgres', $via_seq);
+	like($standby->safe_psql('postgres', $plan), qr/Bitmap Index Scan on t_pb/,
+		"$name: the standby plans a bitmap scan of the index");
+	is($standby->safe_psql('postgres', $via_index), $truth,
+		"$name: standby index scans return what the primary's sequential scans return");
+	is($primary->safe_psql('postgres', $via_index), $truth,
+		"$name: primary index scans agree too");
+	my $n = $primary->safe_psql('postgres', 'SELECT count(*) FROM t');
+	is($standby->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}), $n,
+		"$name: the replayed index passes verification on the standby");
+}
+
+check_cycle('after build');
+
+$primary->safe_psql('postgres', q{
+	DELETE FROM t WHERE id % 3 = 0;
+	VACUUM t;
+	INSERT INTO t SELECT i, ((i::int8 * 7919) % 50000)::int, (i::int8 * 104729) % 70001, 'c' || (i % 30011)
+	FROM generate_series(150001, 200000) i;
+});
+check_cycle('after delete, vacuum, insert');
+
+$primary->safe_psql('postgres', q{
+	DELETE FROM t WHERE id % 2 = 0;
+	UPDATE t SET a = a + 1 WHERE id % 5 = 0;
+	VACUUM t;
+	SELECT pagebloom_resummarize('t_pb', 0.1);
+	INSERT INTO t SELECT i, ((i::int8 * 7919) % 50000)::int, (i::int8 * 104729) % 70001, 'c' || (i % 30011)
+	FROM generate_series(200001, 230000) i;
+});
+check_cycle('after updates, re-summarize, insert');
+
+# a new index built while the standby is streaming, and a REINDEX
+$primary->safe_psql('postgres', q{
+	DROP INDEX t_pb;
+	CREATE INDEX CONCURRENTLY t_pb ON t USING pagebloom (a, b, c) WITH (pages_per_range = 2);
+});
+check_cycle('after CREATE INDEX CONCURRENTLY');
+$primary->safe_psql('postgres', q{REINDEX INDEX t_pb});
+check_cycle('after REINDEX');
+
+$standby->stop;
+$primary->stop;
+done_testing();
