@@ -1103,6 +1103,29 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 		head->bucketsize != CF_BUCKET_SIZE || head->reserved != 0 ||
 		BfGet32(head->nsub) < 1 || BfGet32(head->nsub) > CF_MAX_SUBFILTERS)
 		BfCorrupt(CF_TYPNAME, "The header's parameters are out of range.");
+	/* the common case, one sub-filter in memory: only the bounds matter here */
+	if (ref.full && BfGet32(head->nsub) == 1)
+	{
+		const CfSubHeader *sh = (const CfSubHeader *) head->data;
+		int			f = head->fpbits;
+
+		if (sh->log2buckets <= CF_MAX_LOG2 &&
+			ref.total == CF_HDRSZ + CfSubBytes(sh->log2buckets, f))
+		{
+			uint64		hv = BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed));
+			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
+			uint32		fp = CfFingerprint(hv, f);
+			uint64		i1 = hv & mask;
+			uint64		i2 = CfAltIndex(i1, fp, mask);
+			uint32		zeros;
+			int			n = CfPairScan((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp, &zeros);
+
+			if (sh->victim_used && BfGet32(sh->victim_fp) == fp &&
+				(BfGet64(sh->victim_bucket) == i1 || BfGet64(sh->victim_bucket) == i2))
+				n++;
+			return (uint64) n;
+		}
+	}
 	return CfProbeRef(&ref, BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)),
 					  stop_at_one);
 }
