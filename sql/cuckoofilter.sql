@@ -157,6 +157,11 @@ FROM (SELECT cuckoofilter_agg(i % 50, 1000, 0.01) f FROM generate_series(1, 300)
 SELECT cuckoofilter_agg(x) IS NOT NULL AS skips_nulls, cuckoofilter_cardinality(cuckoofilter_agg(x)) AS fingerprints
 FROM (VALUES (1), (NULL), (2)) v(x);
 
+-- the support functions called directly work on copies
+SELECT cuckoofilter_cardinality(cuckoofilter_agg_trans(f, 5)) AS after_trans, cuckoofilter_cardinality(f) AS input_kept,
+	cuckoofilter_cardinality(cuckoofilter_union_trans(f, cuckoofilter_add(f, 6))) AS after_union
+FROM (SELECT cuckoofilter_add(cuckoofilter_empty(10), 1) f) s;
+
 -- errors, with their SQLSTATEs
 SELECT cuckoofilter_empty(0);
 \echo :LAST_ERROR_SQLSTATE
