@@ -56,7 +56,7 @@ FROM bloom_info((SELECT bloom_agg(i, 10, 0.1) FROM generate_series(1, 1000) i));
 -- text round trip, seeds
 SELECT f::text::bloom = f AS roundtrip, (f::text::bloom)::text = f::text AS text_stable
 FROM (SELECT bloom_agg(i, 1000, 0.001) f FROM generate_series(1, 700) i) s;
-SELECT bloom_add(bloom_empty(100, 0.01, 7), 1) <> bloom_add(bloom_empty(100, 0.01, 8), 1) AS seed_changes_bits,
+SELECT bloomfilter_positions(1, 959, 7, 7) <> bloomfilter_positions(1, 959, 7, 8) AS seed_changes_bits,
 	bloom_add(bloom_empty(100, 0.01, 7), 1) @> 1 AS found_with_seed;
 SELECT bloom_add(bloom_empty(100, 0.01, -9223372036854775808), 'x'::text)::text::bloom @> 'x'::text AS min_seed_roundtrip;
 

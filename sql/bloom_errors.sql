@@ -34,6 +34,12 @@ SELECT bloom_create(9223372036854775807, 3);
 \echo :LAST_ERROR_SQLSTATE
 SELECT bloom_create(8589934592, 3);
 \echo :LAST_ERROR_SQLSTATE
+-- the largest filter is one whose text form still fits a string (about 768 MB)
+SELECT bloom_create(6442444417, 1);
+\echo :LAST_ERROR_SQLSTATE
+-- a short text asking for a huge filter is rejected before anything of that size is allocated
+SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=6442444416 k=1 data=AA=='::bloom;
+\echo :LAST_ERROR_SQLSTATE
 
 -- filters with different parameters: 22023 naming both sides
 SELECT bloom_empty(100, 0.01) | bloom_empty(1000, 0.01);
@@ -48,8 +54,10 @@ SELECT bloom_union_agg(f) FROM (VALUES (bloom_empty(10)), (bloom_empty(20))) v(f
 \echo :LAST_ERROR_SQLSTATE
 SELECT bloom_intersect_agg(f) FROM (VALUES (bloom_empty(10)), (bloom_empty(20))) v(f);
 \echo :LAST_ERROR_SQLSTATE
--- = and <> compare, they do not raise: different parameters are simply unequal
-SELECT bloom_empty(100) = bloom_empty(200) AS eq, bloom_empty(100) <> bloom_empty(200) AS ne;
+SELECT bloom_empty(100) = bloom_empty(200);
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloom_empty(100, 0.01, 1) <> bloom_empty(100, 0.01, 2);
+\echo :LAST_ERROR_SQLSTATE
 
 -- malformed text: 22P02
 SELECT ''::bloom;

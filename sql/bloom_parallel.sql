@@ -35,3 +35,14 @@ FROM serial_days s JOIN (SELECT day, bloom_agg(item, 5000, 0.01) AS f FROM event
 -- probes in a parallel scan
 EXPLAIN (COSTS OFF) SELECT count(*) FROM events WHERE (SELECT a FROM serial) @> item;
 SELECT count(*) AS found FROM events WHERE (SELECT a FROM serial) @> item;
+
+-- over no rows, the requested parameters survive a parallel plan, a generic plan and expressions
+EXPLAIN (COSTS OFF) SELECT bloom_agg(id, 1000, 0.001) FROM events WHERE id < 0;
+SELECT bloom_agg(id, 1000, 0.001) = bloom_empty(1000, 0.001) AS parallel_empty FROM events WHERE id < 0;
+SELECT bloom_agg(id, 1000 + 0, 0.001 * 1) = bloom_empty(1000, 0.001) AS parallel_empty_expr FROM events WHERE id < 0;
+SET max_parallel_workers_per_gather = 0;
+SET plan_cache_mode = force_generic_plan;
+PREPARE empty_agg(bigint, float8) AS SELECT bloom_agg(id, $1, $2) AS f FROM events WHERE id < 0;
+EXECUTE empty_agg(1000, 0.001) \gset
+SELECT :'f'::bloom = bloom_empty(1000, 0.001) AS generic_plan_empty;
+RESET plan_cache_mode;

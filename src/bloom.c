@@ -252,12 +252,7 @@ BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 	BfOpenFilter(fcinfo, fargno, BLOOM_HDRSZ, &ref);
 	head = (const Bloom *) BfRefHead(&ref);
-	if (ref.full)
-		BloomCheck(head, ref.total);
-	else
-		BfValidateHeader("bloom", (const struct varlena *) head, BF_KIND_BLOOM, BLOOM_HDRSZ);
-	if (ref.total != BLOOM_HDRSZ + BloomPayloadSize(BloomM(head)))
-		BfCorrupt("bloom", "The value's size does not match m.");
+	BloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
 	return BloomTestHash(&ref, BloomM(head), BloomK(head),
 						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
 }
@@ -388,9 +383,10 @@ bloom_in(PG_FUNCTION_ARGS)
 	BfTextParse("bloom", str, &f);
 	m = BfTextGetUInt64(&f, "m", 1, BLOOM_MAX_BITS);
 	k = BfTextGetUInt64(&f, "k", 1, BLOOM_MAX_K);
-	b = BloomNew(m, (uint32) k, f.seed);
+	/* the payload's length is checked before anything of size m is allocated */
 	payload = BfTextGetPayload(&f, "data", BloomPayloadSize(m));
 	BfTextFinish(&f);
+	b = BloomNew(m, (uint32) k, f.seed);
 	memcpy(b->bits, payload, BloomPayloadSize(m));
 	pfree(payload);
 	b->hdr.ninserts = BfPut64(f.ninserts);
@@ -591,7 +587,7 @@ bloom_intersect(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(r);
 }
 
-/* Same parameters and same bits (the insert counter is not compared) */
+/* Same bits (the insert counter is not compared); parameters already checked */
 static bool
 BloomEqual(const Bloom *a, const Bloom *b)
 {
@@ -602,11 +598,17 @@ BloomEqual(const Bloom *a, const Bloom *b)
 
 /*
  * bloom_eq(bloom, bloom) RETURNS bool	(operator =)
+ *		Filters with different parameters are refused, like every binary
+ *		operation on filters.
  */
 Datum
 bloom_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(BloomEqual(BloomGetArg(fcinfo, 0), BloomGetArg(fcinfo, 1)));
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+
+	BloomCheckCompatible(a, b);
+	PG_RETURN_BOOL(BloomEqual(a, b));
 }
 
 /*
@@ -615,7 +617,11 @@ bloom_eq(PG_FUNCTION_ARGS)
 Datum
 bloom_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!BloomEqual(BloomGetArg(fcinfo, 0), BloomGetArg(fcinfo, 1)));
+	Bloom	   *a = BloomGetArg(fcinfo, 0);
+	Bloom	   *b = BloomGetArg(fcinfo, 1);
+
+	BloomCheckCompatible(a, b);
+	PG_RETURN_BOOL(!BloomEqual(a, b));
 }
 
 /*
@@ -682,18 +688,15 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 	{
-		MemoryContext aggcontext = BfAggContext(fcinfo);
 		int64		capacity;
 		double		fpr;
 		uint64		m;
 		uint32		k;
-		MemoryContext old;
 
 		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
 		BloomSizeFor(capacity, fpr, &m, &k);
-		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
+		/* in the current context: the executor copies it into its own */
 		state = BloomNew(m, k, 0);
-		MemoryContextSwitchTo(old);
 	}
 	else
 		state = (Bloom *) BfStateForUpdate(fcinfo, 0);

@@ -13,7 +13,11 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
 #include "utils/array.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -476,6 +480,13 @@ BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len)
 	if (i < 0)
 		BfTextError(f, "Key \"%s\" is missing.", key);
 	f->used[i] = true;
+	if (strlen(f->values[i]) != BfBase64EncodedLen(expected_len))
+	{
+		char		msg[128];
+
+		snprintf(msg, sizeof(msg), "%zu", expected_len);
+		BfTextError(f, "The data field is not valid base64 of exactly %s bytes.", msg);
+	}
 	out = palloc(expected_len + 1);
 	if (!BfBase64Decode(f->values[i], strlen(f->values[i]), (uint8 *) out, expected_len))
 	{
@@ -523,8 +534,10 @@ BfRecv(StringInfo buf)
 
 	if (len < 0 || (Size) len > BF_MAX_DATUM_SIZE - VARHDRSZ)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary filter length %d", len)));
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid binary filter value"),
+				 errdetail("The value is %d bytes long, more than the largest filter.", len),
+				 errhint("Use a value produced by the send function of this extension.")));
 	v = palloc(len + VARHDRSZ);
 	SET_VARSIZE(v, len + VARHDRSZ);
 	pq_copymsgbytes(buf, VARDATA(v), len);
@@ -793,63 +806,124 @@ BfStateForUpdate(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * A copy of the filter argument argno in the aggregate context (or the
- * current context outside an aggregate), for a state that starts from an
- * input value.
+ * A private copy of the filter argument argno, in the current memory
+ * context, for a state that starts from an input value.  Inside an
+ * aggregate the executor copies a new state into the aggregate context
+ * itself (and frees ours with the per-tuple context), so allocating it
+ * there too would keep two copies of every state.
  */
 struct varlena *
 BfStateCopyIn(FunctionCallInfo fcinfo, int argno)
 {
 	struct varlena *v = PG_GETARG_VARLENA_P(argno);
-	MemoryContext aggcontext = BfAggContext(fcinfo);
-	struct varlena *copy;
 
-	copy = MemoryContextAlloc(aggcontext ? aggcontext : CurrentMemoryContext, VARSIZE(v));
-	memcpy(copy, v, VARSIZE(v));
-	return copy;
+	if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		return v;				/* detoasting already made a private copy */
+	return BfCopyDatum(v);
 }
 
 /*
- * Capacity and fpr for an aggregate: from the call's arguments when given,
- * else (in a final function over no rows) from the Aggref's constant
- * arguments, else from the GUCs.  capacity_arg/fpr_arg < 0 mean the
- * aggregate has no such arguments.
+ * The expression of argument argindex (0-based, the element being 0) of the
+ * aggregate being finalized, or NULL.  In a Finalize Aggregate the Aggref's
+ * only argument refers to the partial aggregate's output: follow it down the
+ * plan (Gather, Sort, ...) to the partial Aggref, whose arguments are intact.
+ */
+static Expr *
+BfAggArgExpr(FunctionCallInfo fcinfo, int argindex)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Plan	   *plan;
+	Expr	   *expr;
+
+	if (aggref == NULL)
+		return NULL;
+	if (!DO_AGGSPLIT_COMBINE(aggref->aggsplit))
+	{
+		if (argindex >= list_length(aggref->args))
+			return NULL;
+		return ((TargetEntry *) list_nth(aggref->args, argindex))->expr;
+	}
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
+		list_length(aggref->args) != 1)
+		return NULL;
+	plan = ((AggState *) fcinfo->context)->ss.ps.plan;
+	expr = ((TargetEntry *) linitial(aggref->args))->expr;
+	while (expr != NULL && IsA(expr, Var) && ((Var *) expr)->varno == OUTER_VAR)
+	{
+		Var		   *var = (Var *) expr;
+
+		plan = plan ? outerPlan(plan) : NULL;
+		if (plan == NULL || var->varattno < 1 || var->varattno > list_length(plan->targetlist))
+			return NULL;
+		expr = ((TargetEntry *) list_nth(plan->targetlist, var->varattno - 1))->expr;
+	}
+	if (expr == NULL || !IsA(expr, Aggref))
+		return NULL;
+	aggref = (Aggref *) expr;
+	if (argindex >= list_length(aggref->args))
+		return NULL;
+	return ((TargetEntry *) list_nth(aggref->args, argindex))->expr;
+}
+
+/*
+ * The value of argument argindex of the aggregate being finalized, if it is
+ * the same for the whole query (a constant, a parameter of a prepared
+ * statement's generic plan, or an expression of those).
+ */
+static bool
+BfAggConstArg(FunctionCallInfo fcinfo, int argindex, Datum *value)
+{
+	Expr	   *expr = BfAggArgExpr(fcinfo, argindex);
+	bool		isnull;
+
+	if (expr == NULL)
+		return false;
+	if (IsA(expr, Const))
+	{
+		if (((Const *) expr)->constisnull)
+			return false;
+		*value = ((Const *) expr)->constvalue;
+		return true;
+	}
+	if (contain_var_clause((Node *) expr) || contain_agg_clause((Node *) expr) ||
+		contain_window_function((Node *) expr) || contain_subplans((Node *) expr) ||
+		contain_volatile_functions((Node *) expr) ||
+		fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return false;
+	{
+		AggState   *aggstate = (AggState *) fcinfo->context;
+		ExprState  *es = ExecInitExpr(expr, &aggstate->ss.ps);
+
+		*value = ExecEvalExprSwitchContext(es, aggstate->ss.ps.ps_ExprContext, &isnull);
+	}
+	return !isnull;
+}
+
+/*
+ * Capacity and fpr for an aggregate: from the call's arguments when given
+ * (transition functions), else, in a final function over no rows, from the
+ * aggregate's arguments when they are the same for the whole query (also in
+ * parallel plans and generic plans), else from the GUCs.  capacity_arg and
+ * fpr_arg are the argument numbers in the call (< 0: the aggregate has no
+ * such argument); the aggregate's own argument index is one less (the state
+ * comes first).  In a window frame with no rows the GUCs are used.
  */
 void
 BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 			int64 *capacity, double *fpr)
 {
+	Datum		v;
+
 	*capacity = bloomfilter_default_capacity;
 	*fpr = bloomfilter_default_fpr;
 
 	if (capacity_arg >= 0 && capacity_arg < PG_NARGS() && !PG_ARGISNULL(capacity_arg))
 		*capacity = PG_GETARG_INT64(capacity_arg);
-	else if (capacity_arg >= 0)
-	{
-		/* final function over no rows: look at the aggregate's arguments */
-		Aggref	   *aggref = AggGetAggref(fcinfo);
-
-		if (aggref && list_length(aggref->args) > capacity_arg - 1)
-		{
-			TargetEntry *tle = list_nth(aggref->args, capacity_arg - 1);
-
-			if (IsA(tle->expr, Const) && !((Const *) tle->expr)->constisnull)
-				*capacity = DatumGetInt64(((Const *) tle->expr)->constvalue);
-		}
-	}
+	else if (capacity_arg >= 1 && BfAggConstArg(fcinfo, capacity_arg - 1, &v))
+		*capacity = DatumGetInt64(v);
 	if (fpr_arg >= 0 && fpr_arg < PG_NARGS() && !PG_ARGISNULL(fpr_arg))
 		*fpr = PG_GETARG_FLOAT8(fpr_arg);
-	else if (fpr_arg >= 0)
-	{
-		Aggref	   *aggref = AggGetAggref(fcinfo);
-
-		if (aggref && list_length(aggref->args) > fpr_arg - 1)
-		{
-			TargetEntry *tle = list_nth(aggref->args, fpr_arg - 1);
-
-			if (IsA(tle->expr, Const) && !((Const *) tle->expr)->constisnull)
-				*fpr = DatumGetFloat8(((Const *) tle->expr)->constvalue);
-		}
-	}
+	else if (fpr_arg >= 1 && BfAggConstArg(fcinfo, fpr_arg - 1, &v))
+		*fpr = DatumGetFloat8(v);
 	BfCheckCapacityFpr(*capacity, *fpr);
 }

@@ -54,8 +54,12 @@ typedef struct BfHeader
 
 #define BF_HEADER_SIZE	sizeof(BfHeader)
 
-/* Largest datum we build: the varlena limit */
-#define BF_MAX_DATUM_SIZE	((Size) MaxAllocSize)
+/*
+ * Largest datum we build: one whose text form (base64, 4/3 of the size, plus
+ * a short header) still fits the 1 GB limit of a string, so that every value
+ * can be written by COPY and pg_dump and read back: about 768 MB.
+ */
+#define BF_MAX_DATUM_SIZE	((Size) ((MaxAllocSize - 1024) / 4) * 3)
 
 /* Little-endian field access */
 static inline uint64
