@@ -48,7 +48,7 @@ BEGIN
 	EXECUTE format('SELECT ($1::%1$I)::text::%1$I = $1::%1$I', t) INTO ok USING v;
 	IF NOT ok THEN RETURN 'text round trip changed the value'; END IF;
 	EXECUTE format('SELECT %1$I_contains($1::%1$I, 42) IS NOT NULL AND %1$I_cardinality($1::%1$I) IS NOT NULL
-		AND %1$I_fpr($1::%1$I) IS NOT NULL AND (%1$I_info($1::%1$I)) IS NOT NULL', t) INTO ok USING v;
+		AND %1$I_fpr($1::%1$I) IS NOT NULL AND (SELECT count(*) FROM %1$I_info($1::%1$I)) = 1', t) INTO ok USING v;
 	IF NOT ok THEN RETURN 'an accepted value gives NULL statistics'; END IF;
 	EXECUTE format('SELECT %1$I_add($1::%1$I, 7) @> 7', t) INTO ok USING v;
 	IF NOT ok THEN RETURN 'an element added to an accepted value is not found'; END IF;
