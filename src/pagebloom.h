@@ -168,6 +168,7 @@ extern void PbCheckMetaPage(Relation index, Page page);
 extern uint64 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull);
 extern uint64 PbNullHash(uint64 seed, int attno);
 extern uint32 PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h);
+extern uint64 PbKeyMask(const PageBloomMetaPageData *meta, uint64 h);
 extern void PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows);
 extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,

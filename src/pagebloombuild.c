@@ -29,6 +29,7 @@
 #include "commands/progress.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "port/pg_bitutils.h"
 #include "storage/smgr.h"
 #include "utils/rel.h"
 
@@ -39,8 +40,45 @@ typedef struct PbBuildState
 	bool		havesegment;	/* segbits holds segment cursegment */
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
+	uint64	   *rangesig;		/* signature of range currange: a row mask
+								 * per block */
+	bool		haverange;
+	uint32		currange;
 	double		indtuples;
 } PbBuildState;
+
+/*
+ * Move the signature of the current range into the segment's pages: set bit
+ * (range within segment) of row j of block b for every row j in the block's
+ * mask.  Keeping a range's signature compact while its tuples arrive keeps
+ * the per-key work in the first-level cache.
+ */
+static void
+PbFlushRange(PbBuildState *bs)
+{
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	uint32		rangebit = bs->currange % PB_RANGES_PER_SEGMENT;
+	uint32		w = rangebit / 64;
+	uint64		bit = UINT64CONST(1) << (rangebit % 64);
+	uint32		b;
+
+	if (!bs->haverange)
+		return;
+	Assert(bs->havesegment && bs->currange / PB_RANGES_PER_SEGMENT == bs->cursegment);
+	for (b = 0; b < meta->nblocks; b++)
+	{
+		uint64		m = bs->rangesig[b];
+		uint64	   *words = bs->segbits + (Size) b * PB_PAGE_WORDS;
+
+		while (m)
+		{
+			words[pg_rightmost_one_pos64(m) * PB_ROW_WORDS + w] |= bit;
+			m &= m - 1;
+		}
+	}
+	memset(bs->rangesig, 0, sizeof(uint64) * meta->nblocks);
+	bs->haverange = false;
+}
 
 /* Append one slice page with the given bits, WAL-logged as a full image */
 static void
@@ -104,12 +142,15 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 
 	if (segment < bs->nextsegment)
 	{
+		Assert(rangebit < PB_RANGES_PER_SEGMENT);
 		/* an earlier segment, already written: set the bits in place */
 		PbEnsureSegment(index, state, segment);
 		PbSetKeys(index, state, segment, rangebit, hashes, state->natts);
 	}
 	else
 	{
+		if (bs->haverange && range != bs->currange)
+			PbFlushRange(bs);
 		if (!bs->havesegment || segment != bs->cursegment)
 		{
 			/* write what we have and the empty segments before this one */
@@ -118,16 +159,10 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 			bs->cursegment = segment;
 			bs->havesegment = true;
 		}
+		bs->currange = range;
+		bs->haverange = true;
 		for (i = 0; i < state->natts; i++)
-		{
-			uint64	   *words = bs->segbits + (Size) PbKeyBlock(meta, hashes[i]) * PB_PAGE_WORDS;
-			uint16		rows[PB_MAX_K];
-			uint32		r;
-
-			PbKeyRows(meta, hashes[i], rows);
-			for (r = 0; r < meta->k; r++)
-				words[rows[r] * PB_ROW_WORDS + rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
-		}
+			bs->rangesig[PbKeyBlock(meta, hashes[i])] |= PbKeyMask(meta, hashes[i]);
 	}
 
 	bs->indtuples += 1;
@@ -175,15 +210,18 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.state = PbGetState(index);
 	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
 								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	bs.rangesig = palloc0(sizeof(uint64) * meta.nblocks);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
 									   PbBuildCallback, &bs, NULL);
+	PbFlushRange(&bs);
 	if (bs.havesegment)
 		PbFlushSegments(index, &bs, bs.cursegment + 1);
 	bs.state->knownSegments = bs.nextsegment;
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.segbits);
+	pfree(bs.rangesig);
 
 	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;

@@ -37,6 +37,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/plancat.h"
+#include "port/pg_bitutils.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -328,16 +329,59 @@ PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
 	return (uint32) BfMulHi64(h, meta->nblocks);
 }
 
-/* The k rows (bit numbers inside its block) of a key */
+/*
+ * The rows (bit numbers inside its block) of a key, as a mask: k distinct
+ * rows drawn from a splitmix64 sequence seeded by a remix of h, two 32-bit
+ * draws per step, each mapped to [0, blockBits) by multiply-shift.  Rows are
+ * distinct, so every key really has k bits.
+ */
+uint64
+PbKeyMask(const PageBloomMetaPageData *meta, uint64 h)
+{
+	uint64		x = h ^ PB_ROW_SALT;
+	uint64		mask = 0;
+	uint32		n = 0;
+	int			steps;
+
+	StaticAssertStmt(PB_BLOCK_BITS <= 64, "a block's rows must fit a uint64 mask");
+	for (steps = 0; n < meta->k && steps < 1000; steps++)
+	{
+		uint64		z;
+		int			half;
+
+		x += UINT64CONST(0x9e3779b97f4a7c15);
+		z = BfMix64(x);
+		for (half = 0; half < 2 && n < meta->k; half++)
+		{
+			uint32		r = (uint32) (((z & UINT64CONST(0xffffffff)) * meta->blockBits) >> 32);
+
+			z >>= 32;
+			if (!(mask & (UINT64CONST(1) << r)))
+			{
+				mask |= UINT64CONST(1) << r;
+				n++;
+			}
+		}
+	}
+	/* never taken in practice; keeps the count exact */
+	for (n = 0; (uint32) pg_popcount64(mask) < meta->k && n < meta->blockBits; n++)
+		mask |= UINT64CONST(1) << n;
+	return mask;
+}
+
+/* The k rows of a key, ascending */
 void
 PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows)
 {
-	BfPositions p;
-	uint32		i;
+	uint64		mask = PbKeyMask(meta, h);
+	int			i = 0;
 
-	BfPositionsInit(&p, BfMix64(h ^ PB_ROW_SALT));
-	for (i = 0; i < meta->k; i++)
-		rows[i] = (uint16) BfPositionsNext(&p, meta->blockBits);
+	while (mask)
+	{
+		rows[i++] = (uint16) pg_rightmost_one_pos64(mask);
+		mask &= mask - 1;
+	}
+	Assert(i == (int) meta->k);
 }
 
 /* ---------------------------------------------------------------------
