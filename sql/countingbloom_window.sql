@@ -97,8 +97,9 @@ FROM cb_w6 JOIN cb_p p USING (id);
 -- 5. an empty frame: PostgreSQL does not show a window aggregate's final
 -- function its arguments, so the empty filter is sized by the GUC defaults
 SELECT id, (countingbloom_info(w)).m, (countingbloom_info(w)).inserts,
-	w = countingbloom_empty(current_setting('bloomfilter.default_capacity')::bigint,
-							current_setting('bloomfilter.default_fpr')::float8) AS empty_with_default_size
+	(countingbloom_info(w)).counters_nonzero,
+	(countingbloom_info(w)).m = (countingbloom_info(countingbloom_empty(current_setting('bloomfilter.default_capacity')::bigint,
+		current_setting('bloomfilter.default_fpr')::float8))).m AS default_size
 FROM (SELECT id, countingbloom_agg(x, 100, 0.01) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS w
 	  FROM cb_events WHERE id <= 3) s ORDER BY id;
 

@@ -269,7 +269,7 @@ CBloomAddHash(CountingBloom *cb, uint64 m, uint32 k, uint64 h)
 }
 
 /* Add one element datum (not null) hashed by hasher h */
-static void
+static inline void
 CBloomAddDatum(CountingBloom *cb, BfHasher *h, Datum value)
 {
 	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), BfHashDatum(h, value, BfGet64(cb->hdr.seed)));
@@ -390,15 +390,7 @@ CBloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 	BfOpenFilter(fcinfo, fargno, CBLOOM_HDRSZ, &ref);
 	head = (const CountingBloom *) BfRefHead(&ref);
-	if (ref.full)
-		CBloomCheck(head, ref.total);
-	else
-		BfValidateHeader("countingbloom", (const struct varlena *) head,
-						 BF_KIND_COUNTINGBLOOM, CBLOOM_HDRSZ);
-	if (CBloomK(head) < 1 || CBloomK(head) > CBLOOM_MAX_K || CBloomM(head) < 1 ||
-		CBloomM(head) > CBLOOM_MAX_COUNTERS ||
-		ref.total != CBLOOM_HDRSZ + CBloomPayloadSize(CBloomM(head)))
-		BfCorrupt("countingbloom", "The value's size does not match m.");
+	CBloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
 	return CBloomMinHash(&ref, CBloomM(head), CBloomK(head),
 						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
 }
@@ -484,13 +476,15 @@ CBloomCounterStats(const CountingBloom *cb, uint64 *nonzero, uint64 *saturated)
 	*saturated = sat;
 }
 
-/* Same parameters and same counters (the insert counter is not compared) */
+/*
+ * Same counters (the insert counter is not compared).  Filters with
+ * different parameters are refused, like every binary operation on filters.
+ */
 static bool
 CBloomEqual(const CountingBloom *a, const CountingBloom *b)
 {
-	return CBloomM(a) == CBloomM(b) && CBloomK(a) == CBloomK(b) &&
-		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
-		memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
+	CBloomCheckCompatible(a, b);
+	return memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
 }
 
 /*
@@ -509,9 +503,10 @@ countingbloom_in(PG_FUNCTION_ARGS)
 	BfTextParse("countingbloom", str, &f);
 	m = BfTextGetUInt64(&f, "m", 1, CBLOOM_MAX_COUNTERS);
 	k = BfTextGetUInt64(&f, "k", 1, CBLOOM_MAX_K);
-	cb = CBloomNew(m, (uint32) k, f.seed);
+	/* the payload's length is checked before anything of size m is allocated */
 	payload = BfTextGetPayload(&f, "data", CBloomPayloadSize(m));
 	BfTextFinish(&f);
+	cb = CBloomNew(m, (uint32) k, f.seed);
 	memcpy(cb->counters, payload, CBloomPayloadSize(m));
 	pfree(payload);
 	cb->hdr.ninserts = BfPut64(f.ninserts);
@@ -863,23 +858,36 @@ countingbloom_to_bloom(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(b);
 }
 
-/* A new empty state for an aggregate, in the aggregate context */
+/*
+ * A new empty state for an aggregate, sized by its capacity and fpr
+ * arguments (or the GUCs).  It is built in the current context: the
+ * executor copies a new state into the aggregate context itself.
+ */
 static CountingBloom *
 CBloomAggNewState(FunctionCallInfo fcinfo)
 {
-	MemoryContext aggcontext = BfAggContext(fcinfo);
 	int64		capacity;
 	double		fpr;
 	uint64		m;
 	uint32		k;
-	MemoryContext old;
-	CountingBloom *state;
 
 	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
 	CBloomSizeFor(capacity, fpr, &m, &k);
-	old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
-	state = CBloomNew(m, k, 0);
-	MemoryContextSwitchTo(old);
+	return CBloomNew(m, k, 0);
+}
+
+/*
+ * The state argument of a transition function, to be updated in place.
+ * Inside an aggregate it is a state this module built (or a copy of a
+ * checked filter); a direct call gets a checked private copy.
+ */
+static inline CountingBloom *
+CBloomStateForUpdate(FunctionCallInfo fcinfo, int argno)
+{
+	CountingBloom *state = (CountingBloom *) BfStateForUpdate(fcinfo, argno);
+
+	if (!BfInAggregate(fcinfo))
+		CBloomCheck(state, VARSIZE(state));
 	return state;
 }
 
@@ -897,7 +905,7 @@ countingbloom_agg_trans(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		state = CBloomAggNewState(fcinfo);
 	else
-		state = CBloomGetArgForUpdate(fcinfo, 0);
+		state = CBloomStateForUpdate(fcinfo, 0);
 
 	if (!PG_ARGISNULL(1))
 		CBloomAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
@@ -921,7 +929,7 @@ countingbloom_agg_inv(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	state = CBloomGetArgForUpdate(fcinfo, 0);
+	state = CBloomStateForUpdate(fcinfo, 0);
 	if (CBloomRemoveHash(state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
 											BfGet64(state->hdr.seed)),
 						 true) != CBLOOM_REMOVED)
