@@ -93,6 +93,14 @@ SELECT cuckoofilter_count(cuckoofilter_remove(f, 'dup'::text), 'dup'::text) AS s
 FROM (SELECT cuckoofilter_agg('dup'::text, 1000, 0.01) f FROM generate_series(1, 20)) a,
 	(SELECT cuckoofilter_agg('dup'::text, 1000, 0.01) g FROM generate_series(1, 5)) b;
 
+-- in a chain, a pair saturates per sub-filter: heavy duplicates cost at most 2b slots per sub-filter
+SELECT (cuckoofilter_info(f)).subfilters, cuckoofilter_count(f, 100000) AS dup_copies,
+	cuckoofilter_count(f, 100000) <= 8 * (cuckoofilter_info(f)).subfilters AS at_most_2b_per_subfilter,
+	(SELECT bool_and(f @> i) FROM generate_series(1, 300) i) AS all_found
+FROM (SELECT cuckoofilter_agg(x, 20, 0.01 ORDER BY o) f
+	  FROM (SELECT i AS x, i * 10 AS o FROM generate_series(1, 300) i
+			UNION ALL SELECT 100000, j FROM generate_series(1, 3000) j) s) t;
+
 -- union reinserts the right side's fingerprints; = compares the stored bytes
 SELECT cuckoofilter_cardinality(u) AS fingerprints, (SELECT bool_and(u @> i) FROM generate_series(1, 5000) i) AS all_found,
 	cuckoofilter_count(u, 2500) AS copies_2500, cuckoofilter_count(u, 100) AS copies_100,

@@ -782,10 +782,11 @@ static int	CfMaxLog2(const CuckooFilter *cf);
 /*
  * Store a fingerprint in the chain.  Its buckets in a sub-filter of mask m
  * are (i & m) and the alternate; only sub-filters of at most maxlog2 bits
- * may take it.  If some such sub-filter already holds a saturated pair of
- * copies, nothing is stored (CF_SATURATED).  Otherwise the first such
- * sub-filter with a free victim slot takes it (into the first free entry of
- * its first, then its second bucket, else by relocation); without one, a
+ * may take it.  The first such sub-filter with a free victim slot takes it
+ * (into the first free entry of its first, then its second bucket, else by
+ * relocation), unless its pair already holds 2b copies: then nothing is
+ * stored (CF_SATURATED; full sub-filters are not looked at, so an element
+ * can have up to 2b copies in each sub-filter).  Without such a sub-filter, a
  * sub-filter of 2^growlog2 buckets is chained when growlog2 >= 0 (twice the
  * largest, or as large at the limits, for CF_GROW_DOUBLE) and *pcf
  * replaced, else CF_FULL is returned with the filter unchanged.
@@ -803,44 +804,42 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 	int			target_slot = -1;
 	int			f = cf->fpbits;
 
+	/* the first eligible sub-filter whose victim slot is free */
 	for (k = 0; k < nsub; k++)
 	{
 		CfSub		s;
-		uint64		i1,
-					i2;
-		const uint8 *table;
-		int			n;
-		uint32		zeros;
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
-		if (s.log2 > maxlog2)
-			continue;
-		i1 = i & s.mask;
-		i2 = CfAltIndex(i1, fp, s.mask);
-		table = (const uint8 *) cf + s.table_off;
-		n = CfPairScan(table, i1, i2, f, fp, &zeros);
-		if (s.victim_used && s.victim_fp == fp &&
-			(s.victim_bucket == i1 || s.victim_bucket == i2))
-			n++;
-		if (n >= CfSaturation(i1, i2))
-			return CF_SATURATED;
-		if (!have_target && !s.victim_used)
+		if (s.log2 <= maxlog2 && !s.victim_used)
 		{
 			target = s;
 			have_target = true;
-			/* the first free entry of i1, else of i2 */
-			if (zeros != 0)
-			{
-				int			first = pg_rightmost_one_pos32(zeros);
+			break;
+		}
+	}
+	if (have_target)
+	{
+		uint64		i1 = i & target.mask,
+					i2 = CfAltIndex(i1, fp, target.mask);
+		uint32		zeros;
+		int			n = CfPairScan((const uint8 *) cf + target.table_off, i1, i2, f, fp, &zeros);
 
-				target_bucket = first < CF_BUCKET_SIZE ? i1 : i2;
-				target_slot = first & (CF_BUCKET_SIZE - 1);
-			}
+		/* 2b copies of this pair here already: saturated, store nothing */
+		if (n >= CfSaturation(i1, i2))
+			return CF_SATURATED;
+		/* the first free entry of i1, else of i2 */
+		if (zeros != 0)
+		{
+			int			first = pg_rightmost_one_pos32(zeros);
+
+			target_bucket = first < CF_BUCKET_SIZE ? i1 : i2;
+			target_slot = first & (CF_BUCKET_SIZE - 1);
 		}
 	}
 	if (!have_target)
 	{
+		/* the loop went through the whole chain: off is its end */
 		if (growlog2 == CF_GROW_DOUBLE)
 		{
 			int			m = CfMaxLog2(cf);
