@@ -109,13 +109,20 @@ SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
 		   format('%s keys, %s', :n_keys, 0.001)),
 	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_bloom FROM cf_bench_filters WHERE name = %L) @> x',
 		   format('%s keys, %s', :n_keys, 0.001)), :runs) \gset p2_
+SELECT a_ms AS cuckoo_ms, b_ms AS bloom_ms FROM bench.compare(
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_cuckoo FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_full, 0.01)),
+	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_bloom FROM cf_bench_filters WHERE name = %L) @> x',
+		   format('%s keys, %s', :n_full, 0.01)), :runs) \gset p5_
 SELECT a_ms AS count_ms, b_ms AS cuckoo_ms FROM bench.compare(
 	'SELECT count(*) FROM cf_bench_probes WHERE x IS NOT NULL',
 	format('SELECT count(*) FROM cf_bench_probes WHERE (SELECT f_cuckoo FROM cf_bench_filters WHERE name = %L) @> x',
 		   format('%s keys, %s', :n_keys, 0.01)), :runs) \gset p3_
-SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 1%', :p1_cuckoo_ms,
+SELECT bench.report('cuckoofilter', format('probe: WHERE (SELECT f ...) @> x, 1%%, %s keys', :n_keys), :p1_cuckoo_ms,
 					'bloom, same keys and query', :p1_bloom_ms, '<= 1.0') \g /dev/null
-SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 0.1%', :p2_cuckoo_ms,
+SELECT bench.report('cuckoofilter', format('probe: WHERE (SELECT f ...) @> x, 0.1%%, %s keys', :n_keys), :p2_cuckoo_ms,
 					'bloom, same keys and query', :p2_bloom_ms, '<= 1.0') \g /dev/null
+SELECT bench.report('cuckoofilter', format('probe: WHERE (SELECT f ...) @> x, 1%%, %s keys (table 95%% full)', :n_full), :p5_cuckoo_ms,
+					'bloom, same keys and query', :p5_bloom_ms, '<= 1.0') \g /dev/null
 SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 1%', :p3_cuckoo_ms,
 					'WHERE x IS NOT NULL (scan floor)', :p3_count_ms, 'report') \g /dev/null
