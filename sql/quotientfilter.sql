@@ -1,4 +1,6 @@
 -- quotientfilter: worked example, functions, I/O, resize, merge, aggregates, every error path
+CREATE SCHEMA quotientfilter_test;
+SET search_path = quotientfilter_test, public;
 \pset null '(null)'
 
 -- ---------------------------------------------------------------------
@@ -109,9 +111,28 @@ FROM (SELECT (quotientfilter_info(quotientfilter_empty(100, 0.01, 3))).fingerpri
 SELECT f::text FROM ex;
 SELECT f::text::quotientfilter = f AS text_round_trip FROM ex_full;
 SELECT quotientfilter_empty(100)::text;
+-- = compares the fingerprint multisets of filters with the same p and seed,
+-- whatever their q (resize moves bits between quotient and remainder)
 SELECT quotientfilter_empty(100) = quotientfilter_empty(100) AS eq,
-	quotientfilter_empty(100) <> quotientfilter_empty(100, 0.01, 1) AS seed_ne,
-	quotientfilter_empty(100) = quotientfilter_resize(quotientfilter_empty(100), 8) AS different_q;
+	quotientfilter_empty(100) <> quotientfilter_empty(100) AS ne,
+	quotientfilter_empty(100) = quotientfilter_resize(quotientfilter_empty(100), 8) AS different_q_empty,
+	f = quotientfilter_resize(f, 6) AS different_q, f <> quotientfilter_resize(f, 6) AS different_q_ne,
+	quotientfilter_resize(f, 4) = quotientfilter_resize(f, 7) AS both_resized,
+	f = quotientfilter_add_fingerprint(f, 5) AS one_more,
+	quotientfilter_add_fingerprint(f, 5) = quotientfilter_add_fingerprint(quotientfilter_resize(f, 6), 6) AS same_count_other_fingerprint,
+	quotientfilter_add_fingerprint(f, 5) = quotientfilter_add_fingerprint(quotientfilter_resize(f, 6), 5) AS same_added,
+	quotientfilter_add_fingerprint(f, 5) = quotientfilter_add_fingerprint(f, 6) AS same_q_other_fingerprint,
+	quotientfilter_add_fingerprint(f, 5) = quotientfilter_add_fingerprint(quotientfilter_add_fingerprint(f, 5), 5) AS duplicate_counts
+FROM ex_full;
+-- filters of different p or seed cannot be compared: 22023, naming both
+SELECT quotientfilter_empty(100) = quotientfilter_empty(100, 0.01, 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT quotientfilter_empty(100) <> quotientfilter_empty(100, 0.01, 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT quotientfilter_empty(100, 0.01) = quotientfilter_empty(100, 0.0001);
+\echo :LAST_ERROR_SQLSTATE
+SELECT quotientfilter_create(5, 6) <> quotientfilter_create(6, 6);
+\echo :LAST_ERROR_SQLSTATE
 SELECT length(quotientfilter_send(f)) AS send_bytes, pg_column_size(f) AS datum_bytes FROM ex_full;
 
 -- ---------------------------------------------------------------------

@@ -1,4 +1,6 @@
 -- quotientfilter aggregates under a forced parallel plan give the same filters as serial ones
+CREATE SCHEMA quotientfilter_parallel_test;
+SET search_path = quotientfilter_parallel_test, public;
 CREATE TABLE qf_rows AS SELECT i AS k, 'key ' || (i % 5000) AS t FROM generate_series(1, 300000) i;
 -- the groups have the fingerprint length of quotientfilter_agg(k, 50000, 0.001): capacity / fpr = 5e7
 CREATE TABLE qf_groups AS SELECT g, quotientfilter_agg(k, 2000, 0.00004) AS f
@@ -27,9 +29,41 @@ CREATE TEMP TABLE ser AS SELECT
 	(SELECT quotientfilter_union_agg(f) FROM qf_groups) AS unioned;
 RESET max_parallel_workers_per_gather;
 
+-- over no rows, the requested parameters survive a parallel plan (Finalize
+-- Aggregate), an expression of constants and a generic plan; = would not
+-- see a different q, so q, r and the text form are compared
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT quotientfilter_agg(k, 50000, 0.001) FROM qf_rows WHERE k < 0;
+SELECT i.q, i.r, i.entries, f::text = quotientfilter_empty(50000, 0.001)::text AS parallel_empty
+FROM (SELECT quotientfilter_agg(k, 50000, 0.001) AS f FROM qf_rows WHERE k < 0) s, quotientfilter_info(s.f) i;
+SELECT quotientfilter_agg(k, 50000 + 0, 0.001 * 1)::text = quotientfilter_empty(50000, 0.001)::text AS parallel_empty_expr
+FROM qf_rows WHERE k < 0;
+SELECT quotientfilter_agg(t, 3000, 0.05)::text = quotientfilter_empty(3000, 0.05)::text AS parallel_empty_text
+FROM qf_rows WHERE k < 0;
+SET bloomfilter.default_capacity = 20000;
+SET bloomfilter.default_fpr = 0.002;
+SELECT quotientfilter_agg(k)::text = quotientfilter_empty(20000, 0.002)::text AS parallel_empty_defaults
+FROM qf_rows WHERE k < 0;
+RESET bloomfilter.default_capacity;
+RESET bloomfilter.default_fpr;
+SET max_parallel_workers_per_gather = 0;
+SET plan_cache_mode = force_generic_plan;
+PREPARE qf_empty_agg(bigint, float8) AS SELECT quotientfilter_agg(k, $1, $2) AS f FROM qf_rows WHERE k < 0;
+EXECUTE qf_empty_agg(50000, 0.001) \gset
+SELECT :'f'::quotientfilter::text = quotientfilter_empty(50000, 0.001)::text AS generic_plan_empty;
+DEALLOCATE qf_empty_agg;
+RESET plan_cache_mode;
+RESET max_parallel_workers_per_gather;
+
 SELECT p.plain = s.plain AS plain_equal, p.grown = s.grown AS grown_equal,
 	p.duplicates = s.duplicates AS duplicates_equal, p.unioned = s.unioned AS unioned_equal,
 	p.unioned = p.grown AS union_of_groups_equals_whole
+FROM par p, ser s;
+-- = compares fingerprints whatever q; the parallel values are byte-identical too
+SELECT quotientfilter_send(p.plain) = quotientfilter_send(s.plain) AND
+	quotientfilter_send(p.grown) = quotientfilter_send(s.grown) AND
+	quotientfilter_send(p.duplicates) = quotientfilter_send(s.duplicates) AND
+	quotientfilter_send(p.unioned) = quotientfilter_send(s.unioned) AS identical_bytes
 FROM par p, ser s;
 SELECT label, i.q, i.r, i.entries, i.distinct_fingerprints, i.load_factor <= 0.9 AS within_bound
 FROM par p, LATERAL (VALUES ('plain', p.plain), ('grown', p.grown), ('duplicates', p.duplicates),

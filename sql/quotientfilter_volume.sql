@@ -1,5 +1,7 @@
 -- quotientfilter on real volumes: 100k+ keys, random interleavings of adds, removes,
 -- duplicate adds, resizes and merges against a ground truth; measured false-positive rate
+CREATE SCHEMA quotientfilter_volume_test;
+SET search_path = quotientfilter_volume_test, public;
 SELECT setseed(0.6);
 
 -- ground truth: a multiset of keys (a key added twice is there twice)

@@ -789,8 +789,9 @@ QfBuilderAdd(QfBuilder *b, uint64 f)
 	uint64		fq = f >> t->r,
 				fr = f & t->rmask;
 
+	/* only an input whose entry count understates its slots gets here */
 	if (b->n >= t->nslots)
-		elog(ERROR, "quotient filter builder overflow");
+		BfCorrupt(QF_TYPNAME, "The slots hold more fingerprints than the entry count says.");
 	if (!b->overflow)
 	{
 		bool		cont = b->has_last && fq == b->lastq;
@@ -1077,9 +1078,11 @@ quotientfilter_in(PG_FUNCTION_ARGS)
 	if (q + r > QF_MAX_P)
 		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
 				  q, r, QF_MAX_P);
-	qf = QfNew((int) q, (int) r, f.seed);
+	/* size limit, then the payload's length, before allocating the filter */
+	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r));
 	payload = BfTextGetPayload(&f, "data", QfPayloadSize((int) q, (int) r));
 	BfTextFinish(&f);
+	qf = QfNew((int) q, (int) r, f.seed);
 	memcpy(qf->slots, payload, QfPayloadSize((int) q, (int) r));
 	pfree(payload);
 	qf->hdr.ninserts = BfPut64(f.ninserts);
@@ -1180,6 +1183,7 @@ Datum
 quotientfilter_add_array(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf;
+	QuotientFilter *orig;
 	BfHasher   *h;
 	ArrayIterator it;
 	Datum		value;
@@ -1191,11 +1195,19 @@ quotientfilter_add_array(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
 	QfCheck(qf, VARSIZE(qf));
+	orig = qf;
 	h = BfGetArrayElemHasher(fcinfo, 1);
 	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
 	while (array_iterate(it, &value, &isnull))
 		if (!isnull)
-			qf = QfAddDatum(qf, h, value);
+		{
+			QuotientFilter *grown = QfAddDatum(qf, h, value);
+
+			/* free the intermediate tables of repeated growth */
+			if (grown != qf && qf != orig)
+				pfree(qf);
+			qf = grown;
+		}
 	array_free_iterator(it);
 	PG_RETURN_POINTER(qf);
 }
@@ -1514,17 +1526,52 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(QfRebuild(qf, q));
 }
 
-/* Same parameters, entries and slots (the insert counter is not compared) */
+/*
+ * Whether two filters of the same fingerprint length and seed hold the same
+ * multiset of fingerprints (22023 for filters that cannot be compared).  The
+ * number of quotient bits is a matter of layout (quotientfilter_resize moves
+ * bits between quotient and remainder without rehashing, and filters of
+ * different q can be merged), so filters of different q holding the same
+ * fingerprints are equal; the insert counter is not compared.  Equal tables
+ * of the same q are recognized by their bytes; otherwise the ascending
+ * fingerprint streams are compared.
+ */
 static bool
 QfEqual(const QuotientFilter *a, const QuotientFilter *b)
 {
-	return a->q == b->q && a->r == b->r && a->hdr.seed == b->hdr.seed &&
-		a->hdr.hashalg == b->hdr.hashalg && a->nentries == b->nentries &&
-		memcmp(a->slots, b->slots, QfPayloadSize(a->q, a->r)) == 0;
+	QfTable		ta,
+				tb;
+	QfIter		ia,
+				ib;
+	uint64		fa = 0,
+				fb = 0;
+	bool		hasa,
+				hasb;
+
+	QfCheckCompatible(a, b);
+	if (QfEntries(a) != QfEntries(b))
+		return false;
+	if (a->q == b->q &&
+		memcmp(a->slots, b->slots, QfPayloadSize(a->q, a->r)) == 0)
+		return true;
+	QfOpen(&ta, a);
+	QfOpen(&tb, b);
+	QfIterInit(&ia, &ta);
+	QfIterInit(&ib, &tb);
+	for (;;)
+	{
+		hasa = QfIterNext(&ia, &fa);
+		hasb = QfIterNext(&ib, &fb);
+		if (!hasa || !hasb)
+			return hasa == hasb;
+		if (fa != fb)
+			return false;
+	}
 }
 
 /*
  * quotientfilter_eq(quotientfilter, quotientfilter) RETURNS bool	(=)
+ *		Same fingerprint multiset; 22023 unless p and seed match.
  */
 Datum
 quotientfilter_eq(PG_FUNCTION_ARGS)
@@ -1697,12 +1744,17 @@ quotientfilter_slots(PG_FUNCTION_ARGS)
  *		Aggregate transition: add the element to the state, creating it on
  *		the first row and growing it past the maximum load.  NULL elements
  *		are skipped.
+ *
+ * A new state (first row) and a grown one are built in the current (per
+ * call) memory context: the executor copies a returned state that is not
+ * its first argument into the aggregate context and frees the old one, so
+ * building it there ourselves would keep two copies.  Otherwise the state
+ * is updated in place.
  */
 Datum
 quotientfilter_agg_trans(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *state;
-	MemoryContext aggcontext = BfAggContext(fcinfo);
 
 	if (PG_ARGISNULL(0))
 	{
@@ -1710,21 +1762,17 @@ quotientfilter_agg_trans(PG_FUNCTION_ARGS)
 		double		fpr;
 		int			q,
 					r;
-		MemoryContext old;
 
 		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
 		QfSizeFor(capacity, fpr, &q, &r);
-		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
 		state = QfNew(q, r, 0);
-		MemoryContextSwitchTo(old);
 	}
 	else
+	{
 		state = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+		QfCheck(state, VARSIZE(state));
+	}
 
-	/*
-	 * A grown state is a new datum in the current context; the executor
-	 * copies it into the aggregate context and frees the old state.
-	 */
 	if (!PG_ARGISNULL(1))
 		state = QfAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(state);
