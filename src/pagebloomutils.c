@@ -331,32 +331,39 @@ PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
 
 /*
  * The rows (bit numbers inside its block) of a key, as a mask: k distinct
- * rows drawn from a splitmix64 sequence seeded by a remix of h, two 32-bit
- * draws per step, each mapped to [0, blockBits) by multiply-shift.  Rows are
- * distinct, so every key really has k bits.
+ * rows.  A splitmix64 sequence seeded by a remix of h supplies 64-bit words;
+ * each word is cut into draws of the fewest bits that can hold blockBits - 1
+ * (6 bits for 63 rows), a draw >= blockBits is rejected (so rows are uniform),
+ * and a row already taken is skipped (so every key has k bits).
  */
 uint64
 PbKeyMask(const PageBloomMetaPageData *meta, uint64 h)
 {
+	/* blockBits == PB_BLOCK_BITS (PbCheckMetaPage): constants fold */
+	const uint32 blockbits = PB_BLOCK_BITS;
+	const uint32 nbits = pg_leftmost_one_pos32(PB_BLOCK_BITS - 1) + 1;
+	const uint64 drawmask = (UINT64CONST(1) << nbits) - 1;
+	const int	perword = 64 / nbits;
+	const uint32 k = meta->k;
 	uint64		x = h ^ PB_ROW_SALT;
 	uint64		mask = 0;
 	uint32		n = 0;
 	int			steps;
 
 	StaticAssertStmt(PB_BLOCK_BITS <= 64, "a block's rows must fit a uint64 mask");
-	for (steps = 0; n < meta->k && steps < 1000; steps++)
+	for (steps = 0; n < k && steps < 1000; steps++)
 	{
 		uint64		z;
-		int			half;
+		int			d;
 
 		x += UINT64CONST(0x9e3779b97f4a7c15);
 		z = BfMix64(x);
-		for (half = 0; half < 2 && n < meta->k; half++)
+		for (d = 0; d < perword && n < k; d++)
 		{
-			uint32		r = (uint32) (((z & UINT64CONST(0xffffffff)) * meta->blockBits) >> 32);
+			uint32		r = (uint32) (z & drawmask);
 
-			z >>= 32;
-			if (!(mask & (UINT64CONST(1) << r)))
+			z >>= nbits;
+			if (r < blockbits && !(mask & (UINT64CONST(1) << r)))
 			{
 				mask |= UINT64CONST(1) << r;
 				n++;
@@ -364,8 +371,12 @@ PbKeyMask(const PageBloomMetaPageData *meta, uint64 h)
 		}
 	}
 	/* never taken in practice; keeps the count exact */
-	for (n = 0; (uint32) pg_popcount64(mask) < meta->k && n < meta->blockBits; n++)
-		mask |= UINT64CONST(1) << n;
+	for (steps = 0; n < k; steps++)
+		if (!(mask & (UINT64CONST(1) << steps)))
+		{
+			mask |= UINT64CONST(1) << steps;
+			n++;
+		}
 	return mask;
 }
 
