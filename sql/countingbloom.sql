@@ -116,6 +116,8 @@ FROM cb_ab, countingbloom_info(a);
 
 -- text form: readable parameters, base64 payload, exact round trip
 SELECT countingbloom_add(countingbloom_create(20, 2, 3), ARRAY[1, 2, 2]);
+-- the positions behind those counters (doc/design.md decodes the payload)
+SELECT v, bloomfilter_positions(v, 20, 2, 3) FROM unnest(ARRAY[1, 2]) v;
 SELECT countingbloom_add(countingbloom_create(20, 2, 3), ARRAY[1, 2, 2])::text::countingbloom::text
 	= countingbloom_add(countingbloom_create(20, 2, 3), ARRAY[1, 2, 2])::text AS text_round_trip;
 SELECT a::text::countingbloom = a AS big_round_trip, (a::text::countingbloom)::text = a::text AS same_text,

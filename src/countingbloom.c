@@ -107,14 +107,14 @@ CBloomGet(const uint8 *counters, uint64 i)
 	return (counters[i >> 1] >> ((i & 1) << 2)) & 0x0f;
 }
 
-/* Add one to counter i unless it is saturated */
+/* Add one to counter i unless it is saturated (branch-free) */
 static inline void
 CBloomIncrement(uint8 *counters, uint64 i)
 {
 	int			shift = (i & 1) << 2;
+	uint8		byte = counters[i >> 1];
 
-	if (((counters[i >> 1] >> shift) & 0x0f) != CBLOOM_SATURATED)
-		counters[i >> 1] += (uint8) (1 << shift);
+	counters[i >> 1] = byte + (uint8) ((((byte >> shift) & 0x0f) != CBLOOM_SATURATED) << shift);
 }
 
 /* Check the parameters m and k, raising 22023 (or 54000 for size) */
@@ -256,16 +256,29 @@ CBloomCheckCompatible(const CountingBloom *a, const CountingBloom *b)
 		BfParamMismatch("countingbloom", CBloomParamString(a), CBloomParamString(b));
 }
 
-/* Increment the k counters of hash h (saturating) */
+/*
+ * Increment the k counters of hash h (saturating).  The positions are
+ * computed and their cache lines prefetched first, so that the k
+ * read-modify-writes of a filter larger than the CPU caches wait for memory
+ * together rather than one after the other.
+ */
 static inline void
 CBloomAddHash(CountingBloom *cb, uint64 m, uint32 k, uint64 h)
 {
 	BfPositions p;
+	uint64		pos[CBLOOM_MAX_K];
 	uint32		i;
 
 	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
-		CBloomIncrement(cb->counters, BfPositionsNext(&p, m));
+	{
+		pos[i] = BfPositionsNext(&p, m);
+#if defined(__GNUC__) || defined(__clang__)
+		__builtin_prefetch(&cb->counters[pos[i] >> 1], 1);
+#endif
+	}
+	for (i = 0; i < k; i++)
+		CBloomIncrement(cb->counters, pos[i]);
 }
 
 /* Add one element datum (not null) hashed by hasher h */
