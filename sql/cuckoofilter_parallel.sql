@@ -46,6 +46,29 @@ FROM (SELECT count(*) FILTER (WHERE (s.a @> k) <> (p.a @> k)) AS a_answers_diffe
 		avg((s.b @> k)::int) AS sb_measured, avg((p.b @> k)::int) AS pb_measured
 	  FROM nonmembers, serial s, parallel p) m, serial s, parallel p;
 
+-- over no rows, the requested parameters survive a parallel plan (Finalize Aggregate),
+-- an expression of constants, the settings and a generic plan
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT cuckoofilter_agg(id, 5000, 0.001) FROM events WHERE id < 0;
+SELECT cuckoofilter_agg(id, 5000, 0.001) = cuckoofilter_empty(5000, 0.001) AS parallel_empty,
+	cuckoofilter_agg(id, 5000 + 0, 0.001 * 1) = cuckoofilter_empty(5000, 0.001) AS parallel_empty_expr,
+	cuckoofilter_agg(item, 3000, 0.05) = cuckoofilter_empty(3000, 0.05) AS parallel_empty_text
+FROM events WHERE id < 0;
+SET bloomfilter.default_capacity = 20000;
+SET bloomfilter.default_fpr = 0.002;
+SELECT cuckoofilter_agg(id) = cuckoofilter_empty(20000, 0.002) AS parallel_empty_defaults,
+	(cuckoofilter_info(cuckoofilter_agg(id))).fingerprint_bits AS bits
+FROM events WHERE id < 0;
+RESET bloomfilter.default_capacity;
+RESET bloomfilter.default_fpr;
+SET plan_cache_mode = force_generic_plan;
+PREPARE cf_empty_agg(bigint, float8) AS SELECT cuckoofilter_agg(id, $1, $2) AS f FROM events WHERE id < 0;
+EXECUTE cf_empty_agg(50000, 0.001) \gset
+SELECT :'f'::cuckoofilter = cuckoofilter_empty(50000, 0.001) AS generic_plan_empty;
+DEALLOCATE cf_empty_agg;
+RESET plan_cache_mode;
+SET max_parallel_workers_per_gather = 0;
+
 -- union aggregate in parallel
 SET max_parallel_workers_per_gather = 2;
 CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM serial_days s, generate_series(1, 3);

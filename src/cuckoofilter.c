@@ -1709,18 +1709,18 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 	{
-		MemoryContext aggcontext = BfAggContext(fcinfo);
 		int64		capacity;
 		double		fpr;
 		int			log2,
 					f;
-		MemoryContext old;
 
+		/*
+		 * A new state in the per-call context: the executor copies a state
+		 * it did not pass in into the aggregate context.
+		 */
 		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
 		CfSizeFor(capacity, fpr, &log2, &f);
-		old = MemoryContextSwitchTo(aggcontext ? aggcontext : CurrentMemoryContext);
 		state = CfNew(log2, f, 0);
-		MemoryContextSwitchTo(old);
 	}
 	else
 	{
@@ -1775,7 +1775,8 @@ cuckoofilter_union_trans(PG_FUNCTION_ARGS)
 	}
 	if (PG_ARGISNULL(0))
 	{
-		state = (CuckooFilter *) BfStateCopyIn(fcinfo, 1);
+		/* a copy in the per-call context, which the executor copies in turn */
+		state = (CuckooFilter *) BfCopyDatum(PG_GETARG_VARLENA_P(1));
 		CfCheck(state, VARSIZE(state));
 		PG_RETURN_POINTER(state);
 	}
