@@ -4,8 +4,11 @@
  *
  * Design.  ambuild sizes the signature from the table (PbComputeParams),
  * writes the metapage, then scans the heap in physical order (no
- * synchronized scan) and sets the keys of each tuple in an in-memory copy of
- * the current segment (nblocks pages of bits).  When the scan moves to the
+ * synchronized scan) and ORs the row mask of each key of each tuple into a
+ * compact buffer for 64 consecutive ranges (one uint64 per range and block);
+ * when the scan leaves those 64 ranges, each block's 64 x 64 bit matrix is
+ * transposed into word w of the block's rows in an in-memory copy of the
+ * current segment (nblocks pages of bits).  When the scan moves to the
  * next segment the copy is written out as new pages, each WAL-logged as a
  * full image through generic WAL, so the build is crash-safe and replicated
  * like any later change.  Memory is one segment: nblocks * 8 kB.  A tuple
@@ -40,44 +43,70 @@ typedef struct PbBuildState
 	bool		havesegment;	/* segbits holds segment cursegment */
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
-	uint64	   *rangesig;		/* signature of range currange: a row mask
-								 * per block */
-	bool		haverange;
-	uint32		currange;
+	uint64	   *batchsig;		/* signatures of 64 consecutive ranges: for
+								 * block b, batchsig[b * 64 + i] is the row
+								 * mask of range 64 * curbatch + i */
+	bool		havebatch;
+	uint32		curbatch;
 	double		indtuples;
 } PbBuildState;
 
 /*
- * Move the signature of the current range into the segment's pages: set bit
- * (range within segment) of row j of block b for every row j in the block's
- * mask.  Keeping a range's signature compact while its tuples arrive keeps
- * the per-key work in the first-level cache.
+ * Transpose a 64 x 64 bit matrix in place: afterwards bit i of a[j] is what
+ * bit j of a[i] was (bit 0 the least significant), by swapping ever smaller
+ * blocks (32, 16, ..., 1) across the diagonal.
  */
 static void
-PbFlushRange(PbBuildState *bs)
+PbTranspose64(uint64 *a)
+{
+	uint64		m = UINT64CONST(0x00000000FFFFFFFF);
+	int			j;
+	int			k;
+
+	for (j = 32; j != 0; j >>= 1, m ^= m << j)
+		for (k = 0; k < 64; k = ((k | j) + 1) & ~j)
+		{
+			uint64		t = ((a[k] >> j) ^ a[k | j]) & m;
+
+			a[k | j] ^= t;
+			a[k] ^= t << j;
+		}
+}
+
+/*
+ * Move the signatures of the current batch of 64 ranges into the segment's
+ * pages.  For each block, the 64 row masks (one per range) transposed are the
+ * block's rows as 64-range words: word w of every row, which is exactly the
+ * page layout.  Keeping the batch compact while its tuples arrive keeps the
+ * per-key work in cache.
+ */
+static void
+PbFlushBatch(PbBuildState *bs)
 {
 	const PageBloomMetaPageData *meta = &bs->state->meta;
-	uint32		rangebit = bs->currange % PB_RANGES_PER_SEGMENT;
-	uint32		w = rangebit / 64;
-	uint64		bit = UINT64CONST(1) << (rangebit % 64);
+	uint32		w = (bs->curbatch * 64 % PB_RANGES_PER_SEGMENT) / 64;
 	uint32		b;
 
-	if (!bs->haverange)
+	if (!bs->havebatch)
 		return;
-	Assert(bs->havesegment && bs->currange / PB_RANGES_PER_SEGMENT == bs->cursegment);
+	Assert(bs->havesegment && bs->curbatch * 64 / PB_RANGES_PER_SEGMENT == bs->cursegment);
 	for (b = 0; b < meta->nblocks; b++)
 	{
-		uint64		m = bs->rangesig[b];
+		uint64	   *a = bs->batchsig + (Size) b * 64;
 		uint64	   *words = bs->segbits + (Size) b * PB_PAGE_WORDS;
+		uint64		any = 0;
+		int			i;
 
-		while (m)
-		{
-			words[pg_rightmost_one_pos64(m) * PB_ROW_WORDS + w] |= bit;
-			m &= m - 1;
-		}
+		for (i = 0; i < 64; i++)
+			any |= a[i];
+		if (!any)
+			continue;
+		PbTranspose64(a);
+		for (i = 0; i < PB_BLOCK_BITS; i++)
+			words[i * PB_ROW_WORDS + w] |= a[i];
+		memset(a, 0, sizeof(uint64) * 64);
 	}
-	memset(bs->rangesig, 0, sizeof(uint64) * meta->nblocks);
-	bs->haverange = false;
+	bs->havebatch = false;
 }
 
 /* Append one slice page with the given bits, WAL-logged as a full image */
@@ -149,8 +178,8 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 	}
 	else
 	{
-		if (bs->haverange && range != bs->currange)
-			PbFlushRange(bs);
+		if (bs->havebatch && range / 64 != bs->curbatch)
+			PbFlushBatch(bs);
 		if (!bs->havesegment || segment != bs->cursegment)
 		{
 			/* write what we have and the empty segments before this one */
@@ -159,10 +188,11 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 			bs->cursegment = segment;
 			bs->havesegment = true;
 		}
-		bs->currange = range;
-		bs->haverange = true;
+		bs->curbatch = range / 64;
+		bs->havebatch = true;
 		for (i = 0; i < state->natts; i++)
-			bs->rangesig[PbKeyBlock(meta, hashes[i])] |= PbKeyMask(meta, hashes[i]);
+			bs->batchsig[(Size) PbKeyBlock(meta, hashes[i]) * 64 + range % 64] |=
+				PbKeyMask(meta, hashes[i]);
 	}
 
 	bs->indtuples += 1;
@@ -210,18 +240,18 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.state = PbGetState(index);
 	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
 								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bs.rangesig = palloc0(sizeof(uint64) * meta.nblocks);
+	bs.batchsig = palloc0(sizeof(uint64) * 64 * meta.nblocks);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
 									   PbBuildCallback, &bs, NULL);
-	PbFlushRange(&bs);
+	PbFlushBatch(&bs);
 	if (bs.havesegment)
 		PbFlushSegments(index, &bs, bs.cursegment + 1);
 	bs.state->knownSegments = bs.nextsegment;
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.segbits);
-	pfree(bs.rangesig);
+	pfree(bs.batchsig);
 
 	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;

@@ -39,6 +39,7 @@
 #include "optimizer/plancat.h"
 #include "port/pg_bitutils.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -787,6 +788,10 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
 	*heap = table_open(heapoid, lockmode);
+	/* reading the signatures reveals something of the table's contents */
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype((*heap)->rd_rel->relkind),
+					   RelationGetRelationName(*heap));
 	index = index_open(indexoid, lockmode);
 	if (index->rd_rel->relkind != RELKIND_INDEX ||
 		index->rd_indam->ambuild != pbbuild)
