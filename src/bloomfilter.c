@@ -640,10 +640,11 @@ BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno)
  * Plain in-memory values are used as they are.  Out-of-line values are
  * cached by their TOAST identity, so a filter that is constant for a query
  * (a parameter, a scalar subquery) is detoasted once, not once per row.  A
- * large uncompressed out-of-line value seen for the first time is not
- * detoasted at all: only its first headsize bytes are fetched and the probe
- * reads the bytes it needs through TOAST slices.  Inline-compressed values
- * are cached by their compressed bytes.
+ * large uncompressed out-of-line value is not detoasted for its first probes
+ * (one for each BF_SLICE_THRESHOLD bytes of its size): only its first
+ * headsize bytes are fetched and the probe reads the bytes it needs through
+ * TOAST slices.  Inline-compressed values are cached by their compressed
+ * bytes.
  */
 void
 BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref)
@@ -671,7 +672,8 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 		if (c->toast_valid && c->toast_relid == ext.va_toastrelid &&
 			c->toast_valueid == ext.va_valueid)
 		{
-			c->toast_uses++;
+			if (c->toast_uses < INT_MAX)
+				c->toast_uses++;
 			if (c->toast_copy != NULL)
 			{
 				ref->full = c->toast_copy;
@@ -690,8 +692,17 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 			c->toast_uses = 1;
 		}
 
-		/* first probe of a big uncompressed value: slice mode */
-		if (c->toast_uses == 1 && (Size) VARATT_EXTERNAL_GET_EXTSIZE(ext) >= (Size) ext.va_rawsize - VARHDRSZ &&
+		/*
+		 * A big uncompressed value: slice mode for its first probes, until
+		 * the slices fetched would have cost about as much as reading the
+		 * whole value once (rent or buy: never more than twice the better
+		 * of the two).  A probe's few slice fetches, each an index lookup in
+		 * the TOAST table, cost about as much as reading BF_SLICE_THRESHOLD
+		 * bytes of the value in one go, so a value of n times that size gets
+		 * n sliced probes before it is detoasted and cached.
+		 */
+		if (c->toast_uses <= (int) Min((Size) ext.va_rawsize / BF_SLICE_THRESHOLD, (Size) INT_MAX) &&
+			(Size) VARATT_EXTERNAL_GET_EXTSIZE(ext) >= (Size) ext.va_rawsize - VARHDRSZ &&
 			(Size) ext.va_rawsize >= BF_SLICE_THRESHOLD && headsize > VARHDRSZ)
 		{
 			struct varlena *head;
