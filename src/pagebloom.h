@@ -182,4 +182,14 @@ PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
 	return (BlockNumber) (1 + (uint64) segment * meta->nblocks + block);
 }
 
+/*
+ * The segment lock: a heavyweight page lock on the segment's first slice
+ * block.  Inserts into a segment hold it in PB_SEGLOCK_INSERT mode (they do
+ * not conflict with each other); re-summarization of the segment holds it in
+ * PB_SEGLOCK_RESUMMARIZE mode, so no insert can set bits in the segment
+ * between the re-summarization's heap scan and its page rewrites.
+ */
+#define PB_SEGLOCK_INSERT		ShareLock
+#define PB_SEGLOCK_RESUMMARIZE	ExclusiveLock
+
 #endif							/* PAGEBLOOM_H */

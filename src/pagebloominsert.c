@@ -10,12 +10,14 @@
  * column key is updated, pages locked in block order, up to four per generic
  * WAL record (PbSetKeys); a page that already has all the bits is only read.
  * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
- * each other.  HOT updates do not call aminsert: the new version is on the
+ * each other.  The insert holds its segment's lock in shared mode, which only
+ * a re-summarization of that segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert: the new version is on the
  * same page (same range) with the same indexed values.
  */
 #include "pagebloom.h"
 
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "nodes/execnodes.h"
 
 /* aminsert: set the keys of one heap tuple in its range's signature */
@@ -33,7 +35,9 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureSegment(index, state, segment);
+	LockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_INSERT);
 	PbSetKeys(index, state, segment, range % PB_RANGES_PER_SEGMENT,
 			  hashes, state->natts);
+	UnlockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_INSERT);
 	return false;
 }

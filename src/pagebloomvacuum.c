@@ -10,10 +10,16 @@
  * in its validation pass, harmlessly).
  *
  * pagebloom_resummarize(index, min_stale) rebuilds the signatures of ranges
- * whose bits have mostly gone stale.  It takes ShareLock on the table, so
- * writers wait while it runs (readers do not), and computes the new
- * signatures of a segment from every tuple not yet dead to all transactions
- * (live, recently dead, in progress: the set an index build uses).  A range is
+ * whose bits have mostly gone stale, one segment (1024 ranges) at a time.  It
+ * takes ShareUpdateExclusiveLock on the table (one re-summarization or VACUUM
+ * at a time; reads and writes go on) and, per segment, the segment lock in
+ * exclusive mode: inserts into that segment wait until the segment is done,
+ * inserts elsewhere do not.  Under the segment lock it computes the new
+ * signatures from every tuple not yet dead to all transactions (live,
+ * recently dead, inserted or deleted by transactions in progress: the set an
+ * index build with anyvisible uses).  A tuple whose heap insert the scan
+ * missed has not had its index insert yet (that waits for the segment lock)
+ * and sets its bits afterwards.  A range is
  * rewritten when at least min_stale of its set bits are not in the new
  * signature.  Each page is then rewritten under its exclusive lock in one
  * generic WAL record as (old AND NOT rewritten-ranges) OR new, so a
@@ -30,6 +36,7 @@
 #include "catalog/index.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -158,8 +165,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 				 errmsg("\"%s\" is not an index",
 						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
-	/* ShareLock: writers wait, so no insert can be lost; readers go on */
-	heap = table_open(heapoid, ShareLock);
+	/* one re-summarization or VACUUM at a time; readers and writers go on */
+	heap = table_open(heapoid, ShareUpdateExclusiveLock);
 	if (!pg_class_ownercheck(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(heap->rd_rel->relkind),
 					   RelationGetRelationName(heap));
@@ -196,6 +203,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 		int			w;
 
 		CHECK_FOR_INTERRUPTS();
+		/* no insert into this segment from here until its pages are rewritten */
+		LockPage(index, PbSliceBlkno(meta, (uint32) s, 0), PB_SEGLOCK_RESUMMARIZE);
 		rs.segment = (uint32) s;
 		memset(rs.segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
 		if (first < heapBlocks)
@@ -278,12 +287,13 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 			}
 			UnlockReleaseBuffer(buf);
 		}
+		UnlockPage(index, PbSliceBlkno(meta, (uint32) s, 0), PB_SEGLOCK_RESUMMARIZE);
 	}
 
 	pfree(rs.segbits);
 	pfree(oldcnt);
 	pfree(newcnt);
 	index_close(index, RowExclusiveLock);
-	table_close(heap, ShareLock);
+	table_close(heap, ShareUpdateExclusiveLock);
 	PG_RETURN_INT64(rewritten);
 }
