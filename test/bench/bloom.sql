@@ -9,7 +9,8 @@
 --    semi-join (target <= 0.5).
 -- 3. One probe of a 64 MB filter stored in a table row: shared buffers
 --    touched (EXPLAIN (ANALYZE, BUFFERS)) against reading the whole value
---    once (bloom_fpr must look at every bit).
+--    once (bloom_fpr must look at every bit); then 10 and 100 probes of it
+--    in one statement.
 --
 -- Every time is the median of alternating runs of the query and its baseline
 -- (bench.compare), so load on the machine hits both alike.
@@ -181,3 +182,24 @@ SELECT bench.report('bloom', '64 MB stored filter: one probe', :probe_buffers,
 					'bloom_fpr(f) (reads it all)', :full_buffers, 'kilobytes', '8 kB buffers') \g /dev/null
 SELECT bench.report('bloom', '64 MB stored filter: one probe', :b_probe_ms,
 					'bloom_fpr(f) (reads it all)', :b_full_ms, 'report') \g /dev/null
+
+-- 10 and 100 probes of the same stored value in one statement: sliced probes
+-- until they would have cost about one full read (one per 256 kB of the value,
+-- here 256), then one detoast for the rest of the statement
+SELECT bloom_bench_buffers('SELECT count(*) FILTER (WHERE f @> (''k'' || i)) FROM bloom_bench_big, generate_series(1, 10) i WHERE id = 1') AS probe10_buffers \gset
+SELECT a_ms AS probe_ms, b_ms AS full_ms FROM bench.compare(
+	'SELECT count(*) FILTER (WHERE f @> (''k'' || i)) FROM bloom_bench_big, generate_series(1, 10) i WHERE id = 1',
+	'SELECT bloom_fpr(f) FROM bloom_bench_big WHERE id = 1', 5) \gset b10_
+SELECT a_ms AS probe_ms, b_ms AS full_ms FROM bench.compare(
+	'SELECT count(*) FILTER (WHERE f @> (''k'' || i)) FROM bloom_bench_big, generate_series(1, 100) i WHERE id = 1',
+	'SELECT bloom_fpr(f) FROM bloom_bench_big WHERE id = 1', 5) \gset b100_
+SELECT count(*) FILTER (WHERE f @> ('k' || i)) AS members_found_of_1000,
+	   count(*) FILTER (WHERE f @> ('not a key ' || i)) AS false_positives_of_1000
+	FROM bloom_bench_big, generate_series(1, 1000) i WHERE id = 1;
+
+SELECT bench.report('bloom', '64 MB stored filter: 10 probes, one statement', :probe10_buffers,
+					'bloom_fpr(f) (reads it all)', :full_buffers, 'report', '8 kB buffers') \g /dev/null
+SELECT bench.report('bloom', '64 MB stored filter: 10 probes, one statement', :b10_probe_ms,
+					'bloom_fpr(f) (reads it all)', :b10_full_ms, 'report') \g /dev/null
+SELECT bench.report('bloom', '64 MB stored filter: 100 probes, one statement', :b100_probe_ms,
+					'bloom_fpr(f) (reads it all)', :b100_full_ms, 'report') \g /dev/null
