@@ -680,6 +680,17 @@ CfBucketPut(uint8 *table, uint64 i, int f, uint32 fp)
 	uint32		fmask = CfFpMask(f);
 	int			j;
 
+	if (f <= 14)
+	{
+		uint32		zeros;
+
+		/* one load for the whole bucket, then the first free entry */
+		(void) CfWordMasks(CfBucketWord(table, CfEntryBit(i, 0, f)), f, fp, &zeros);
+		if (zeros == 0)
+			return false;
+		CfSetEntry(table, CfEntryBit(i, pg_rightmost_one_pos32(zeros), f), fmask, fp);
+		return true;
+	}
 	for (j = 0; j < CF_BUCKET_SIZE; j++)
 	{
 		uint64		bit = CfEntryBit(i, j, f);
