@@ -199,6 +199,36 @@ SELECT pb_compare('SELECT id FROM pbt WHERE i4 = 4321 AND t = ''k4321''');
 REINDEX INDEX CONCURRENTLY pbt_i4;
 SELECT pagebloom_verify('pbt_i4');
 DROP INDEX pbt_i4;
+-- ranges of 16 pages (the last one partly past the end of the table)
+CREATE INDEX pbt_r16 ON pbt USING pagebloom (i4, nm) WITH (pages_per_range = 16);
+SELECT pages_per_range, ranges FROM pagebloom_info('pbt_r16');
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT id FROM pbt WHERE i4 = 4999'),
+	('SELECT id FROM pbt WHERE nm = ''n5999'' AND i4 = 4999'),
+	('SELECT id FROM pbt WHERE i4 IS NULL'),
+	('SELECT id FROM pbt WHERE i4 = ANY(''{0,1,2}'') AND nm IS NOT NULL')
+) v(q);
+SELECT pagebloom_verify('pbt_r16');
+DROP INDEX pbt_r16;
+
+-- privileges: reading signatures needs SELECT, re-summarizing ownership
+CREATE ROLE regress_pb_nobody;
+SET ROLE regress_pb_nobody;
+SELECT pagebloom_verify('pbt_all');
+\echo :LAST_ERROR_SQLSTATE
+SELECT k FROM pagebloom_info('pbt_all');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pagebloom_resummarize('pbt_all');
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+GRANT SELECT ON pbt TO regress_pb_nobody;
+SET ROLE regress_pb_nobody;
+SELECT k > 0 AS readable FROM pagebloom_info('pbt_all');
+SELECT pagebloom_resummarize('pbt_all');
+\echo :LAST_ERROR_SQLSTATE
+RESET ROLE;
+REVOKE SELECT ON pbt FROM regress_pb_nobody;
+DROP ROLE regress_pb_nobody;
 
 -- nondeterministic collations are refused
 CREATE COLLATION pb_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
