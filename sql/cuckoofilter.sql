@@ -1,4 +1,6 @@
 -- cuckoofilter: construction, elements, copies, removal, operators, I/O, golden vectors, errors
+CREATE SCHEMA cuckoofilter_test;
+SET search_path = cuckoofilter_test, public;
 SET max_parallel_workers_per_gather = 0;
 
 -- sizing: f = ceil(log2(2b / fpr)), power-of-two buckets for load <= 0.95

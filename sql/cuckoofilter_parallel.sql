@@ -1,4 +1,6 @@
 -- cuckoofilter aggregates under a forced parallel plan give the same answers as the serial plan
+CREATE SCHEMA cuckoofilter_parallel_test;
+SET search_path = cuckoofilter_parallel_test, public;
 CREATE TABLE events AS SELECT i AS id, (i % 97) AS day, 'item-' || (i * 31 % 150000) AS item
 FROM generate_series(1, 300000) i;
 CREATE TABLE nonmembers AS SELECT 'nothing-' || i AS k FROM generate_series(1, 300000) i;

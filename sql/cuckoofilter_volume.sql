@@ -1,5 +1,7 @@
 -- cuckoofilter on real volumes: random interleavings of adds and removes against
 -- ground truth, measured FPR with 1M non-member probes, load before the first failed insert
+CREATE SCHEMA cuckoofilter_volume_test;
+SET search_path = cuckoofilter_volume_test, public;
 SET max_parallel_workers_per_gather = 0;
 
 -- 1. ground truth: 400 random batches, each adding new keys (and repeating some) or removing
