@@ -604,17 +604,10 @@ BfHasherFor(FunctionCallInfo fcinfo, Oid typid)
 	return &c->hasher;
 }
 
-/*
- * Hasher for the anyelement argument argno.  The argument type of a call
- * site never changes, so after the first call this is one pointer test.
- */
+/* BfGetHasher's first call at a call site: set up the cached hasher */
 BfHasher *
-BfGetHasher(FunctionCallInfo fcinfo, int argno)
+BfGetHasherSlow(FunctionCallInfo fcinfo, int argno)
 {
-	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
-
-	if (likely(c != NULL && c->hasher_valid))
-		return &c->hasher;
 	return BfHasherFor(fcinfo, get_fn_expr_argtype(fcinfo->flinfo, argno));
 }
 

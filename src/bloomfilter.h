@@ -251,8 +251,23 @@ typedef struct BfFnCache
 } BfFnCache;
 
 extern BfFnCache *BfGetFnCache(FunctionCallInfo fcinfo);
-extern BfHasher *BfGetHasher(FunctionCallInfo fcinfo, int argno);
+extern BfHasher *BfGetHasherSlow(FunctionCallInfo fcinfo, int argno);
 extern BfHasher *BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * Hasher for the anyelement argument argno.  The argument type of a call
+ * site never changes, so after the first call this is one pointer test
+ * (inline: it runs once per row).
+ */
+static inline BfHasher *
+BfGetHasher(FunctionCallInfo fcinfo, int argno)
+{
+	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+
+	if (likely(c != NULL && c->hasher_valid))
+		return &c->hasher;
+	return BfGetHasherSlow(fcinfo, argno);
+}
 
 /*
  * A filter argument opened for probing.  Either the whole datum is in
