@@ -29,6 +29,17 @@ FROM cb_par_serial s,
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT countingbloom_agg(item, 200000, 0.01) FROM cb_par;
 
+-- over no rows the parallel plan keeps the requested parameters, also as
+-- parameters of a prepared statement's generic plan
+EXPLAIN (COSTS OFF) SELECT countingbloom_agg(item, 5000, 0.02) FROM cb_par WHERE id < 0;
+SELECT countingbloom_agg(item, 5000, 0.02) = countingbloom_empty(5000, 0.02) AS empty_parallel FROM cb_par WHERE id < 0;
+PREPARE cb_par_q(bigint, float8) AS SELECT countingbloom_agg(item, $1, $2) FROM cb_par WHERE id < 0;
+SET plan_cache_mode = force_generic_plan;
+CREATE TEMP TABLE cb_par_generic AS EXECUTE cb_par_q(777, 0.03);
+SELECT countingbloom_agg = countingbloom_empty(777, 0.03) AS generic_plan_params FROM cb_par_generic;
+RESET plan_cache_mode;
+DEALLOCATE cb_par_q;
+
 -- union aggregate in parallel
 CREATE TABLE cb_par_day_filters AS
 SELECT s.day, s.f, repeat('x', 1000) AS pad FROM cb_par_serial_days s, generate_series(1, 3);
@@ -53,4 +64,4 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
-DROP TABLE cb_par, cb_par_serial, cb_par_serial_days, cb_par_day_filters;
+DROP TABLE cb_par, cb_par_serial, cb_par_serial_days, cb_par_day_filters, cb_par_generic;
