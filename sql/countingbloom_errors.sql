@@ -129,3 +129,21 @@ SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= ju
 -- a bloom's text is not a countingbloom's
 SELECT bloom_empty(10)::text::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
+
+-- elements: an untyped literal has no type to hash by (42804, from the parser)
+SELECT countingbloom_add(countingbloom_empty(10), 'abc');
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_empty(10) @> 'abc';
+\echo :LAST_ERROR_SQLSTATE
+-- text under a nondeterministic collation cannot be hashed by bytes: 0A000
+CREATE COLLATION IF NOT EXISTS cb_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+SELECT countingbloom_add(countingbloom_empty(10), 'abc'::text COLLATE cb_ci);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_remove(countingbloom_empty(10), 'abc'::text COLLATE cb_ci);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_count(countingbloom_empty(10), 'abc'::text COLLATE cb_ci);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_agg(x COLLATE cb_ci) FROM (VALUES ('a'::text)) v(x);
+\echo :LAST_ERROR_SQLSTATE
+SELECT countingbloom_add(countingbloom_empty(10), 'abc'::text COLLATE "C") @> 'abc'::text AS c_collation_ok;
+DROP COLLATION cb_ci;
