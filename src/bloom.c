@@ -677,6 +677,24 @@ bloom_info(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The first state of bloom_agg, sized by the aggregate's arguments.  Kept out
+ * of line so that the per-row path of bloom_agg_trans stays small.
+ */
+static pg_noinline Bloom *
+BloomAggNewState(FunctionCallInfo fcinfo)
+{
+	int64		capacity;
+	double		fpr;
+	uint64		m;
+	uint32		k;
+
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	BloomSizeFor(capacity, fpr, &m, &k);
+	/* in the current context: the executor copies it into its own */
+	return BloomNew(m, k, 0);
+}
+
+/*
  * bloom_agg_trans(bloom, anynonarray [, capacity bigint, fpr float8])
  *		Aggregate transition: add the element to the state, creating the
  *		state on the first row.  NULL elements are skipped.
@@ -687,17 +705,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 	Bloom	   *state;
 
 	if (PG_ARGISNULL(0))
-	{
-		int64		capacity;
-		double		fpr;
-		uint64		m;
-		uint32		k;
-
-		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-		BloomSizeFor(capacity, fpr, &m, &k);
-		/* in the current context: the executor copies it into its own */
-		state = BloomNew(m, k, 0);
-	}
+		state = BloomAggNewState(fcinfo);
 	else
 		state = (Bloom *) BfStateForUpdate(fcinfo, 0);
 
