@@ -115,3 +115,27 @@ FROM first_failure ORDER BY buckets, f;
 -- in an aggregate the first sub-filter fills the same way before a second one is chained
 SELECT subfilter, buckets, round(load_factor::numeric, 4) AS load, load_factor >= 0.94 AS load_at_least_094, victim_in_use
 FROM cuckoofilter_subfilters((SELECT cuckoofilter_agg(k, 60000, 0.01) FROM keys)) ORDER BY subfilter;
+
+-- 4. chains of sub-filters of different sizes (aggregates that grew, then a union of them),
+--    then removals of added elements: the removal rule (largest sub-filter first) loses nothing
+CREATE TABLE chain_truth AS SELECT k, 1 + (k % 3 = 0)::int AS n FROM generate_series(1, 120000) k;
+CREATE TABLE chain_state AS
+SELECT a | b | c AS f FROM
+	(SELECT cuckoofilter_agg(k, 4000, 0.01) a FROM chain_truth, generate_series(1, n) r WHERE k <= 40000) x,
+	(SELECT cuckoofilter_agg(k, 4000, 0.01) b FROM chain_truth, generate_series(1, n) r WHERE k > 40000 AND k <= 60000) y,
+	(SELECT cuckoofilter_agg(k, 4000, 0.01) c FROM chain_truth, generate_series(1, n) r WHERE k > 60000) z;
+SELECT buckets, count(*) AS subfilters, count(*) FILTER (WHERE victim_in_use) AS with_victim
+FROM cuckoofilter_subfilters((SELECT f FROM chain_state)) GROUP BY buckets ORDER BY buckets;
+UPDATE chain_state SET f = cuckoofilter_remove(f, ARRAY(SELECT k FROM chain_truth WHERE k % 5 = 0));
+UPDATE chain_truth SET n = n - 1 WHERE k % 5 = 0;
+UPDATE chain_state SET f = cuckoofilter_remove(f, ARRAY(SELECT k FROM chain_truth WHERE k % 7 = 0 AND n > 0));
+UPDATE chain_truth SET n = n - 1 WHERE k % 7 = 0 AND n > 0;
+SELECT count(*) FILTER (WHERE NOT f @> k) AS false_negatives,
+	count(*) FILTER (WHERE cuckoofilter_count(f, k) < n) AS undercounted
+FROM chain_truth, chain_state WHERE n > 0;
+SELECT cuckoofilter_cardinality(f) = (SELECT sum(n) FROM chain_truth) AS exact_cardinality,
+	-- a third of the keys have two copies in one bucket pair, which the estimate counts
+	-- as two fingerprints: with repeated elements it is an upper bound
+	(SELECT avg((f @> k)::int) FROM probes) BETWEEN 0.6 * cuckoofilter_fpr(f) AND 1.1 * cuckoofilter_fpr(f) AS fpr_below_estimate,
+	cuckoofilter_fpr(f) > 5 * 0.01 * 0.7 AS chain_fpr_reported
+FROM chain_state;
