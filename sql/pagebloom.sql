@@ -211,6 +211,16 @@ SELECT q, pb_compare(q) FROM (VALUES
 SELECT pagebloom_verify('pbt_r16');
 DROP INDEX pbt_r16;
 
+-- expression and partial indexes
+CREATE INDEX pbt_expr ON pbt USING pagebloom (lower(t), (i4 % 100)) WHERE id % 2 = 0;
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT id FROM pbt WHERE lower(t) = ''k42'' AND id % 2 = 0'),
+	('SELECT id FROM pbt WHERE i4 % 100 = 6 AND lower(t) = ''k106'' AND id % 2 = 0'),
+	('SELECT id FROM pbt WHERE lower(t) IS NULL AND id % 2 = 0')
+) v(q);
+SELECT pagebloom_verify('pbt_expr');
+DROP INDEX pbt_expr;
+
 -- privileges: reading signatures needs SELECT, re-summarizing ownership
 CREATE ROLE regress_pb_nobody;
 SET ROLE regress_pb_nobody;
