@@ -48,3 +48,39 @@ FROM unnest(ARRAY['1', '123456', 'correct horse battery staple']) pw;
 
 -- The text form: parameters at a glance, payload in base64
 SELECT bloom_add(bloom_create(64, 3), 'hello'::text)::text AS text_form;
+
+-- Counting Bloom filters can delete: a rolling 7-day filter, one row per day, O(1) per row
+CREATE TABLE rolling AS
+SELECT day, countingbloom_agg(user_id, 500000, 0.01) OVER w AS last_7_days
+FROM (SELECT day, user_id FROM page_views WHERE day > current_date - 10) s
+WINDOW w AS (ORDER BY day RANGE BETWEEN '6 days' PRECEDING AND CURRENT ROW);
+SELECT day, countingbloom_cardinality(last_7_days) AS users_last_7_days
+FROM (SELECT DISTINCT ON (day) day, last_7_days FROM rolling ORDER BY day) s ORDER BY day DESC LIMIT 3;
+SELECT countingbloom_count(countingbloom_add(countingbloom_add(countingbloom_empty(100), 7), 7), 7) AS added_twice,
+       countingbloom_remove(countingbloom_add(countingbloom_empty(100), 7), 7) @> 7 AS after_remove;
+
+-- Quotient filters: exact cardinality in fingerprints, resize and merge without rehashing
+CREATE TABLE qf AS SELECT quotientfilter_agg(user_id, 200000, 0.01) AS f FROM page_views WHERE day = current_date;
+SELECT quotientfilter_cardinality(f) AS fingerprints, (quotientfilter_info(f)).load_factor,
+       quotientfilter_cardinality(quotientfilter_resize(f, (quotientfilter_info(f)).q + 1)) AS after_resize
+FROM qf;
+
+-- Cuckoo filters: delete and count copies; smallest at low false-positive rates
+CREATE TABLE cf AS SELECT cuckoofilter_agg(md5(i::text), 500000, 0.001) AS f FROM generate_series(1, 500000) i;
+SELECT (cuckoofilter_info(f)).load_factor, pg_size_pretty(pg_column_size(f)::bigint) AS cuckoo_size,
+       pg_size_pretty(pg_column_size((SELECT f FROM breached))::bigint) AS bloom_size_same_fpr
+FROM cf;
+
+-- The pagebloom index: equality on any combination of columns of a wide table, one small index
+CREATE TABLE wide AS
+SELECT (random() * 1000000)::int AS i1, (random() * 1000000)::int AS i2, (random() * 1000000)::int AS i3,
+       (random() * 1000000)::int AS i4, (random() * 1000000)::int AS i5, (random() * 1000000)::int AS i6
+FROM generate_series(1, 1000000);
+CREATE INDEX wide_pagebloom ON wide USING pagebloom (i1, i2, i3, i4, i5, i6);
+ANALYZE wide;
+SELECT pg_size_pretty(pg_relation_size('wide')) AS table_size,
+       pg_size_pretty(pg_relation_size('wide_pagebloom')) AS index_size;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, BUFFERS) SELECT * FROM wide WHERE i2 = 898732 AND i5 = 123451;
+SELECT pages_per_range, signature_bits, k, ranges, round(fill_ratio::numeric, 3) AS fill_ratio,
+       round(estimated_fpr::numeric, 5) AS estimated_fpr
+FROM pagebloom_info('wide_pagebloom');
