@@ -73,6 +73,8 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1
 #define PB_DEFAULT_FPR				0.01
+/* VACUUM re-summarizes a mostly-emptied range when this much of it is stale */
+#define PB_VACUUM_MIN_STALE			0.25
 
 /* Metapage contents */
 typedef struct PageBloomMetaPageData

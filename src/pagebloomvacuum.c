@@ -1,41 +1,48 @@
 /*
  * pagebloomvacuum.c
  *		VACUUM of a pagebloom index (ambulkdelete, amvacuumcleanup) and
- *		re-summarization of stale ranges (pagebloom_resummarize).
+ *		re-summarization of stale ranges (pagebloom_resummarize, and VACUUM).
  *
- * Design.  A signature cannot forget a key, so VACUUM removes nothing: the
- * bits of deleted rows stay, which raises the false-positive rate of their
- * range but never hides a row.  ambulkdelete therefore never calls the
- * callback (which also makes CREATE INDEX CONCURRENTLY re-insert every tuple
- * in its validation pass, harmlessly).
+ * Design.  A signature cannot forget a key, so ambulkdelete removes nothing:
+ * the bits of deleted rows stay, which raises the false-positive rate of their
+ * range but never hides a row.  ambulkdelete never calls the callback (which
+ * also makes CREATE INDEX CONCURRENTLY re-insert every tuple in its validation
+ * pass, harmlessly).
  *
- * pagebloom_resummarize(index, min_stale) rebuilds the signatures of ranges
- * whose bits have mostly gone stale, one segment (1024 ranges) at a time.  It
- * takes ShareUpdateExclusiveLock on the table (one re-summarization or VACUUM
- * at a time; reads and writes go on) and, per segment, the segment lock in
+ * Re-summarization rebuilds the signatures of ranges whose bits have mostly
+ * gone stale, one segment (1024 ranges) at a time, under the table's
+ * ShareUpdateExclusiveLock (held by VACUUM; taken by pagebloom_resummarize:
+ * one at a time, reads and writes go on) and, per segment, the segment lock in
  * exclusive mode: inserts into that segment wait until the segment is done,
  * inserts elsewhere do not.  Under the segment lock it computes the new
- * signatures from every tuple not yet dead to all transactions (live,
- * recently dead, inserted or deleted by transactions in progress: the set an
- * index build with anyvisible uses).  A tuple whose heap insert the scan
- * missed has not had its index insert yet (that waits for the segment lock)
- * and sets its bits afterwards.  A range is
- * rewritten when at least min_stale of its set bits are not in the new
- * signature.  Each page is then rewritten under its exclusive lock in one
- * generic WAL record as (old AND NOT rewritten-ranges) OR new, so a
- * concurrent scan sees each page either before or after, both supersets of
- * what any snapshot can see; bits missing from any range are added back as
- * well.
+ * signatures of the candidate ranges from every tuple not yet dead to all
+ * transactions (live, recently dead, inserted or deleted by transactions in
+ * progress: the set an index build with anyvisible uses, gathered without
+ * waiting for any transaction).  A tuple whose heap insert the scan missed has
+ * not had its index insert yet (that waits for the segment lock) and sets its
+ * bits afterwards.  A candidate range is rewritten when at least min_stale of
+ * its set bits are not in the new signature.  Each page is rewritten under its
+ * exclusive lock in one generic WAL record as (old AND NOT rewritten-ranges)
+ * OR new, so a concurrent scan sees each page either before or after, both
+ * supersets of what any snapshot can see; bits missing from a candidate range
+ * are added back as well.
+ *
+ * Candidates: every range for pagebloom_resummarize; for VACUUM
+ * (amvacuumcleanup), the ranges whose heap pages have at least half their
+ * space free in the free space map beyond what the fillfactor leaves free, so
+ * that VACUUM scans again only the heap of ranges that lost many rows.
  */
 #include "pagebloom.h"
 
 #include "access/generic_xlog.h"
+#include "access/heapam.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
+#include "storage/freespace.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
@@ -53,25 +60,13 @@ pbbulkdelete(IndexVacuumInfo *info, IndexBulkDeleteResult *stats,
 	return stats;
 }
 
-/* amvacuumcleanup: report the index size */
-IndexBulkDeleteResult *
-pbvacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
-{
-	if (info->analyze_only)
-		return stats;
-	if (stats == NULL)
-		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-	stats->num_pages = RelationGetNumberOfBlocks(info->index);
-	stats->num_index_tuples = info->num_heap_tuples;
-	stats->estimated_count = info->estimated_count;
-	return stats;
-}
-
 typedef struct PbResumState
 {
 	PageBloomState *state;
 	uint64	   *segbits;
 	uint32		segment;
+	uint32	   *oldcnt;
+	uint32	   *newcnt;
 } PbResumState;
 
 /* Heap scan callback: set a tuple's keys in the new signatures */
@@ -92,12 +87,14 @@ PbResumCallback(Relation index, ItemPointer tid, Datum *values,
 	{
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
 		uint64	   *words = rs->segbits + (Size) PbKeyBlock(meta, h) * PB_PAGE_WORDS;
-		uint16		rows[PB_MAX_K];
-		uint32		r;
+		uint64		m = PbKeyMask(meta, h);
 
-		PbKeyRows(meta, h, rows);
-		for (r = 0; r < meta->k; r++)
-			words[rows[r] * PB_ROW_WORDS + rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
+		while (m)
+		{
+			words[pg_rightmost_one_pos64(m) * PB_ROW_WORDS + rangebit / 64] |=
+				UINT64CONST(1) << (rangebit % 64);
+			m &= m - 1;
+		}
 	}
 }
 
@@ -122,6 +119,234 @@ PbCountBits(const uint64 *words, uint32 *counts)
 }
 
 /*
+ * Re-summarize the candidate ranges (bits of cand) of one segment; return how
+ * many were rewritten.  The caller holds ShareUpdateExclusiveLock on the heap
+ * and made sure the segment exists.
+ */
+static int64
+PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
+					 PbResumState *rs, uint32 segment, const uint64 *cand,
+					 double minStale, BlockNumber heapBlocks)
+{
+	const PageBloomMetaPageData *meta = &rs->state->meta;
+	uint64		ppr = meta->pagesPerRange;
+	uint64		mask[PB_ROW_WORDS];
+	int64		rewritten = 0;
+	uint32		b;
+	int			r;
+	int			w;
+
+	/* no insert into this segment from here until its pages are rewritten */
+	LockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_RESUMMARIZE);
+
+	/* new signatures of the candidates: scan each run of candidate ranges */
+	rs->segment = segment;
+	memset(rs->segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
+	r = 0;
+	while (r < PB_RANGES_PER_SEGMENT)
+	{
+		int			start;
+		uint64		first;
+		uint64		nblk;
+
+		if (!(cand[r / 64] & (UINT64CONST(1) << (r % 64))))
+		{
+			r++;
+			continue;
+		}
+		start = r;
+		while (r < PB_RANGES_PER_SEGMENT && (cand[r / 64] & (UINT64CONST(1) << (r % 64))))
+			r++;
+		first = ((uint64) segment * PB_RANGES_PER_SEGMENT + start) * ppr;
+		nblk = (uint64) (r - start) * ppr;
+		if (first < heapBlocks)
+			table_index_build_range_scan(heap, index, indexInfo, false, true, false,
+										 (BlockNumber) first,
+										 (BlockNumber) Min(nblk, heapBlocks - first),
+										 PbResumCallback, rs, NULL);
+	}
+
+	/* which candidates are stale? */
+	memset(rs->oldcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+	memset(rs->newcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+	for (b = 0; b < meta->nblocks; b++)
+	{
+		Buffer		buf = ReadBuffer(index, PbSliceBlkno(meta, segment, b));
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page))
+			PbCountBits(PageBloomPageGetWords(page), rs->oldcnt);
+		UnlockReleaseBuffer(buf);
+		PbCountBits(rs->segbits + (Size) b * PB_PAGE_WORDS, rs->newcnt);
+	}
+	memset(mask, 0, sizeof(mask));
+	for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
+	{
+		uint32		oldc = rs->oldcnt[r];
+		uint32		newc = rs->newcnt[r];
+
+		if ((cand[r / 64] & (UINT64CONST(1) << (r % 64))) && oldc > newc &&
+			(double) (oldc - newc) >= minStale * oldc)
+		{
+			mask[r / 64] |= UINT64CONST(1) << (r % 64);
+			rewritten++;
+		}
+	}
+
+	/* rewrite: (old AND NOT mask) OR new, one page at a time */
+	for (b = 0; b < meta->nblocks; b++)
+	{
+		BlockNumber blkno = PbSliceBlkno(meta, segment, b);
+		const uint64 *nw = rs->segbits + (Size) b * PB_PAGE_WORDS;
+		Buffer		buf = ReadBuffer(index, blkno);
+		Page		page;
+		bool		changed = false;
+		int			j;
+
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(buf);
+		if (PageIsNew(page))
+			changed = true;
+		else
+		{
+			const uint64 *ow = PageBloomPageGetWords(page);
+
+			for (j = 0; j < PB_BLOCK_BITS && !changed; j++)
+				for (w = 0; w < PB_ROW_WORDS; w++)
+					if (((ow[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w]) !=
+						ow[j * PB_ROW_WORDS + w])
+					{
+						changed = true;
+						break;
+					}
+		}
+		if (changed)
+		{
+			GenericXLogState *gx = GenericXLogStart(index);
+			uint64	   *words;
+
+			if (PageIsNew(page))
+			{
+				page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
+				PbInitSlicePage(page, segment, b);
+			}
+			else
+				page = GenericXLogRegisterBuffer(gx, buf, 0);
+			words = PageBloomPageGetWords(page);
+			for (j = 0; j < PB_BLOCK_BITS; j++)
+				for (w = 0; w < PB_ROW_WORDS; w++)
+					words[j * PB_ROW_WORDS + w] =
+						(words[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w];
+			GenericXLogFinish(gx);
+		}
+		UnlockReleaseBuffer(buf);
+	}
+
+	UnlockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_RESUMMARIZE);
+	return rewritten;
+}
+
+/*
+ * Re-summarize the stale ranges of an index, all of them candidates
+ * (byvacuum false) or only those whose heap pages are mostly free in the free
+ * space map (byvacuum true).  Returns the number of ranges rewritten.
+ */
+static int64
+PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
+{
+	PageBloomState *state = PbGetState(index);
+	const PageBloomMetaPageData *meta = &state->meta;
+	IndexInfo  *indexInfo = BuildIndexInfo(index);
+	BlockNumber heapBlocks = RelationGetNumberOfBlocks(heap);
+	uint64		ppr = meta->pagesPerRange;
+	uint64		nranges = ((uint64) heapBlocks + ppr - 1) / ppr;
+	uint64		nsegs = (nranges + PB_RANGES_PER_SEGMENT - 1) / PB_RANGES_PER_SEGMENT;
+	double		fillfactor = RelationGetFillFactor(heap, HEAP_DEFAULT_FILLFACTOR) / 100.0;
+	double		freeNeeded = (0.5 + (1.0 - fillfactor)) * BLCKSZ;
+	int64		rewritten = 0;
+	PbResumState rs;
+	uint64		s;
+
+	if (nsegs == 0 || (byvacuum && freeNeeded >= BLCKSZ))
+		return 0;
+	PbEnsureSegment(index, state, (uint32) (nsegs - 1));
+
+	memset(&rs, 0, sizeof(rs));
+	rs.state = state;
+	rs.segbits = palloc_extended((Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64),
+								 MCXT_ALLOC_HUGE);
+	rs.oldcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+	rs.newcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+
+	for (s = 0; s < nsegs; s++)
+	{
+		uint64		cand[PB_ROW_WORDS];
+		uint64		any = 0;
+		int			r;
+
+		CHECK_FOR_INTERRUPTS();
+		memset(cand, 0, sizeof(cand));
+		for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
+		{
+			uint64		range = s * PB_RANGES_PER_SEGMENT + r;
+			uint64		first = range * ppr;
+			uint64		p;
+			double		freeBytes = 0;
+
+			if (range >= nranges)
+				break;
+			if (byvacuum)
+			{
+				for (p = first; p < first + ppr && p < heapBlocks; p++)
+					freeBytes += GetRecordedFreeSpace(heap, (BlockNumber) p);
+				if (freeBytes < freeNeeded * (Min(first + ppr, heapBlocks) - first))
+					continue;
+			}
+			cand[r / 64] |= UINT64CONST(1) << (r % 64);
+			any = 1;
+		}
+		if (any)
+			rewritten += PbResummarizeSegment(heap, index, indexInfo, &rs, (uint32) s,
+											  cand, minStale, heapBlocks);
+	}
+
+	pfree(rs.segbits);
+	pfree(rs.oldcnt);
+	pfree(rs.newcnt);
+	return rewritten;
+}
+
+/*
+ * amvacuumcleanup: re-summarize the ranges that lost most of their rows
+ * (VACUUM holds the ShareUpdateExclusiveLock re-summarization needs), report
+ * the index size.
+ */
+IndexBulkDeleteResult *
+pbvacuumcleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
+{
+	if (info->analyze_only)
+		return stats;
+	if (stats == NULL)
+		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
+
+	if (!RecoveryInProgress())
+	{
+		Oid			heapoid = IndexGetRelation(RelationGetRelid(info->index), false);
+		Relation	heap = table_open(heapoid, NoLock);
+
+		PbResummarize(heap, info->index, PB_VACUUM_MIN_STALE, true);
+		table_close(heap, NoLock);
+	}
+
+	stats->num_pages = RelationGetNumberOfBlocks(info->index);
+	stats->num_index_tuples = info->num_heap_tuples;
+	stats->estimated_count = info->estimated_count;
+	return stats;
+}
+
+/*
  * pagebloom_resummarize(index regclass, min_stale float8 DEFAULT 0.25)
  *		RETURNS bigint
  *		Rebuild the signatures of the ranges of which at least min_stale of
@@ -135,23 +360,13 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 	Oid			heapoid;
 	Relation	heap;
 	Relation	index;
-	PageBloomState *state;
-	const PageBloomMetaPageData *meta;
-	IndexInfo  *indexInfo;
-	BlockNumber heapBlocks;
-	uint64		nranges;
-	uint64		nsegs;
-	uint64		s;
-	int64		rewritten = 0;
-	PbResumState rs;
-	uint32	   *oldcnt;
-	uint32	   *newcnt;
+	int64		rewritten;
 
 	if (!(minStale >= 0.0 && minStale <= 1.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("min_stale must be between 0 and 1, got %g", minStale),
-				 errhint("0 rewrites every range, 1 only ranges with no live key left.")));
+				 errhint("0 rewrites every range with a stale bit, 1 only ranges with no live key left.")));
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -177,122 +392,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
 				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
 
-	state = PbGetState(index);
-	meta = &state->meta;
-	indexInfo = BuildIndexInfo(index);
-	heapBlocks = RelationGetNumberOfBlocks(heap);
-	nranges = ((uint64) heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
-	nsegs = (nranges + PB_RANGES_PER_SEGMENT - 1) / PB_RANGES_PER_SEGMENT;
-	if (nsegs > 0)
-		PbEnsureSegment(index, state, (uint32) (nsegs - 1));
+	rewritten = PbResummarize(heap, index, minStale, false);
 
-	memset(&rs, 0, sizeof(rs));
-	rs.state = state;
-	rs.segbits = palloc_extended((Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64),
-								 MCXT_ALLOC_HUGE);
-	oldcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-	newcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-
-	for (s = 0; s < nsegs; s++)
-	{
-		uint64		mask[PB_ROW_WORDS];
-		uint64		first = s * PB_RANGES_PER_SEGMENT * meta->pagesPerRange;
-		uint64		nblk = (uint64) PB_RANGES_PER_SEGMENT * meta->pagesPerRange;
-		uint32		b;
-		int			r;
-		int			w;
-
-		CHECK_FOR_INTERRUPTS();
-		/* no insert into this segment from here until its pages are rewritten */
-		LockPage(index, PbSliceBlkno(meta, (uint32) s, 0), PB_SEGLOCK_RESUMMARIZE);
-		rs.segment = (uint32) s;
-		memset(rs.segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
-		if (first < heapBlocks)
-			table_index_build_range_scan(heap, index, indexInfo, false, true, false,
-										 (BlockNumber) first,
-										 (BlockNumber) Min(nblk, heapBlocks - first),
-										 PbResumCallback, &rs, NULL);
-
-		/* which ranges are stale? */
-		memset(oldcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-		memset(newcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-		for (b = 0; b < meta->nblocks; b++)
-		{
-			Buffer		buf = ReadBuffer(index, PbSliceBlkno(meta, (uint32) s, b));
-			Page		page;
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!PageIsNew(page))
-				PbCountBits(PageBloomPageGetWords(page), oldcnt);
-			UnlockReleaseBuffer(buf);
-			PbCountBits(rs.segbits + (Size) b * PB_PAGE_WORDS, newcnt);
-		}
-		memset(mask, 0, sizeof(mask));
-		for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
-		{
-			if (oldcnt[r] > newcnt[r] &&
-				(double) (oldcnt[r] - newcnt[r]) >= minStale * oldcnt[r])
-			{
-				mask[r / 64] |= UINT64CONST(1) << (r % 64);
-				rewritten++;
-			}
-		}
-
-		/* rewrite: (old AND NOT mask) OR new, one page at a time */
-		for (b = 0; b < meta->nblocks; b++)
-		{
-			BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, b);
-			const uint64 *nw = rs.segbits + (Size) b * PB_PAGE_WORDS;
-			Buffer		buf = ReadBuffer(index, blkno);
-			Page		page;
-			bool		changed = false;
-			const uint64 *ow;
-			int			j;
-
-			LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-			page = BufferGetPage(buf);
-			if (PageIsNew(page))
-				changed = true;
-			else
-			{
-				ow = PageBloomPageGetWords(page);
-				for (j = 0; j < PB_BLOCK_BITS && !changed; j++)
-					for (w = 0; w < PB_ROW_WORDS; w++)
-						if (((ow[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w]) !=
-							ow[j * PB_ROW_WORDS + w])
-						{
-							changed = true;
-							break;
-						}
-			}
-			if (changed)
-			{
-				GenericXLogState *gx = GenericXLogStart(index);
-				uint64	   *words;
-
-				if (PageIsNew(page))
-				{
-					page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
-					PbInitSlicePage(page, (uint32) s, b);
-				}
-				else
-					page = GenericXLogRegisterBuffer(gx, buf, 0);
-				words = PageBloomPageGetWords(page);
-				for (j = 0; j < PB_BLOCK_BITS; j++)
-					for (w = 0; w < PB_ROW_WORDS; w++)
-						words[j * PB_ROW_WORDS + w] =
-							(words[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w];
-				GenericXLogFinish(gx);
-			}
-			UnlockReleaseBuffer(buf);
-		}
-		UnlockPage(index, PbSliceBlkno(meta, (uint32) s, 0), PB_SEGLOCK_RESUMMARIZE);
-	}
-
-	pfree(rs.segbits);
-	pfree(oldcnt);
-	pfree(newcnt);
 	index_close(index, RowExclusiveLock);
 	table_close(heap, ShareUpdateExclusiveLock);
 	PG_RETURN_INT64(rewritten);
