@@ -269,7 +269,16 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	PbResumState rs;
 	uint64		s;
 
-	if (nsegs == 0 || (byvacuum && freeNeeded >= BLCKSZ))
+	if (byvacuum)
+	{
+		/* only existing segments: VACUUM does not grow the index */
+		uint64		have = (RelationGetNumberOfBlocks(index) - 1) / meta->nblocks;
+
+		nsegs = Min(nsegs, have);
+		if (freeNeeded >= BLCKSZ)
+			return 0;
+	}
+	if (nsegs == 0)
 		return 0;
 	PbEnsureSegment(index, state, (uint32) (nsegs - 1));
 
