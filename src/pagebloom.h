@@ -68,7 +68,6 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 #define PB_MAX_NBLOCKS			65536	/* signature blocks per range */
 #define PB_MAX_K				16
 #define PB_MAX_PAGES_PER_RANGE	131072
-#define PB_MAX_SIGNATURE_BITS	(PB_MAX_NBLOCKS * 63)
 
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1

@@ -10,8 +10,8 @@
  * equality (int2/int4/int8, float4/float8, text/varchar/name) give equal
  * keys.  A NULL of column c is the key PbNullHash(seed, c), so IS NULL is a
  * probe like any other.  The key's signature block is the high part of
- * h * nblocks (fast range) and its k rows inside the block come from
- * enhanced double hashing of a remix of h.
+ * h * nblocks (fast range) and its k distinct rows inside the block are drawn
+ * from a splitmix64 sequence seeded by h (PbKeyMask).
  *
  * Setting bits.  An insert sets the k bits of each of its keys in the slice
  * page of its block for its range's segment.  Bits only go from 0 to 1 here,
