@@ -26,6 +26,7 @@
 #include "access/amapi.h"
 #include "access/genam.h"
 #include "access/itup.h"
+#include "port/pg_bitutils.h"
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
@@ -166,10 +167,6 @@ extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k)
 extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
 extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
 extern void PbCheckMetaPage(Relation index, Page page);
-extern uint64 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull);
-extern uint64 PbNullHash(uint64 seed, int attno);
-extern uint32 PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h);
-extern uint64 PbKeyMask(const PageBloomMetaPageData *meta, uint64 h);
 extern void PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows);
 extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
@@ -177,6 +174,7 @@ extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 extern void PbHashTuple(PageBloomState *state, Datum *values, bool *isnull,
 						uint64 *hashes);
 
+/* The block number of the slice page of a segment and signature block */
 static inline BlockNumber
 PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
 {
@@ -192,5 +190,83 @@ PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
  */
 #define PB_SEGLOCK_INSERT		ShareLock
 #define PB_SEGLOCK_RESUMMARIZE	ExclusiveLock
+
+/* Salts that separate the null keys and the row derivation from values */
+#define PB_NULL_SALT	UINT64CONST(0x6a09e667f3bcc908)
+#define PB_ROW_SALT		UINT64CONST(0x243f6a8885a308d3)
+
+/* The key of a NULL in column attno */
+static inline uint64
+PbNullHash(uint64 seed, int attno)
+{
+	return BfMix64((seed + (uint64) attno) ^ PB_NULL_SALT);
+}
+
+/* The key of a value (or NULL) of column attno, hashed as the column's type */
+static inline uint64
+PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)
+{
+	if (isnull)
+		return PbNullHash(state->meta.seed, attno);
+	return BfHashDatum(&state->hashers[attno], value, state->meta.seed + (uint64) attno);
+}
+
+/* The signature block of a key */
+static inline uint32
+PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
+{
+	return (uint32) BfMulHi64(h, meta->nblocks);
+}
+
+/*
+ * The rows (bit numbers inside its block) of a key, as a mask: k distinct
+ * rows.  A splitmix64 sequence seeded by a remix of h supplies 64-bit words;
+ * each word is cut into draws of the fewest bits that can hold blockBits - 1
+ * (6 bits for 63 rows), a draw >= blockBits is rejected (so rows are uniform),
+ * and a row already taken is skipped (so every key has k bits).
+ */
+static inline uint64
+PbKeyMask(const PageBloomMetaPageData *meta, uint64 h)
+{
+	/* blockBits == PB_BLOCK_BITS (PbCheckMetaPage): constants fold */
+	const uint32 blockbits = PB_BLOCK_BITS;
+	const uint32 nbits = pg_leftmost_one_pos32(PB_BLOCK_BITS - 1) + 1;
+	const uint64 drawmask = (UINT64CONST(1) << nbits) - 1;
+	const int	perword = 64 / nbits;
+	const uint32 k = meta->k;
+	uint64		x = h ^ PB_ROW_SALT;
+	uint64		mask = 0;
+	uint32		n = 0;
+	int			steps;
+
+	StaticAssertStmt(PB_BLOCK_BITS <= 64, "a block's rows must fit a uint64 mask");
+	for (steps = 0; n < k && steps < 1000; steps++)
+	{
+		uint64		z;
+		int			d;
+
+		x += UINT64CONST(0x9e3779b97f4a7c15);
+		z = BfMix64(x);
+		for (d = 0; d < perword && n < k; d++)
+		{
+			uint32		r = (uint32) (z & drawmask);
+
+			z >>= nbits;
+			if (r < blockbits && !(mask & (UINT64CONST(1) << r)))
+			{
+				mask |= UINT64CONST(1) << r;
+				n++;
+			}
+		}
+	}
+	/* never taken in practice; keeps the count exact */
+	for (steps = 0; n < k; steps++)
+		if (!(mask & (UINT64CONST(1) << steps)))
+		{
+			mask |= UINT64CONST(1) << steps;
+			n++;
+		}
+	return mask;
+}
 
 #endif							/* PAGEBLOOM_H */
