@@ -161,16 +161,6 @@ BloomValidate(const Bloom *b)
 			BfCorrupt("bloom", "Bits beyond m = " UINT64_FORMAT " are set.", m);
 }
 
-/* The filter argument argno, detoasted and checked */
-Bloom *
-BloomGetArg(FunctionCallInfo fcinfo, int argno)
-{
-	Bloom	   *b = (Bloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	BloomCheck(b, VARSIZE(b));
-	return b;
-}
-
 /* Set the k bits of hash h */
 static inline void
 BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
@@ -193,13 +183,6 @@ BloomAddDatumInline(Bloom *b, BfHasher *h, Datum value)
 {
 	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatum(h, value, BfGet64(b->hdr.seed)));
 	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
-}
-
-/* Add one element datum (not null) hashed by hasher h */
-void
-BloomAddDatum(Bloom *b, BfHasher *h, Datum value)
-{
-	BloomAddDatumInline(b, h, value);
 }
 
 /* Whether all k bits of hash h are set in an opened filter */
@@ -326,6 +309,15 @@ BloomIsSuperset(const Bloom *a, const Bloom *b)
 	return true;
 }
 
+/* Same bits (the insert counter is not compared); parameters already checked */
+static bool
+BloomEqual(const Bloom *a, const Bloom *b)
+{
+	return BloomM(a) == BloomM(b) && BloomK(a) == BloomK(b) &&
+		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
+		memcmp(a->bits, b->bits, BloomPayloadSize(BloomM(a))) == 0;
+}
+
 /* Number of set bits */
 uint64
 BloomBitsSet(const Bloom *b)
@@ -367,68 +359,151 @@ BloomEstimateFpr(uint64 m, uint32 k, uint64 x)
 	return pow((double) x / (double) m, (double) k);
 }
 
-/*
- * bloom_in(cstring) RETURNS bloom
+/* ---------------------------------------------------------------------
+ * The type's operations (BfTypeOps) for the generic entry points
+ * ---------------------------------------------------------------------
  */
+
+/* check op: BloomCheck */
+static void
+BloomCheckOp(const struct varlena *v, Size size)
+{
+	BloomCheck((const Bloom *) v, size);
+}
+
+/* validate op: BloomValidate */
+static void
+BloomValidateOp(const struct varlena *v)
+{
+	BloomValidate((const Bloom *) v);
+}
+
+/* new_sized op: an empty filter for capacity elements at fpr */
+static struct varlena *
+BloomNewSized(int64 capacity, double fpr, uint64 seed)
+{
+	uint64		m;
+	uint32		k;
+
+	BloomSizeFor(capacity, fpr, &m, &k);
+	return (struct varlena *) BloomNew(m, k, seed);
+}
+
+/* text_read op: m and k; the payload is ceil(m / 64) words */
+static Size
+BloomTextRead(BfTextFields *f, char *hdr, void **extra)
+{
+	Bloom	   *b = (Bloom *) hdr;
+	uint64		m = BfTextGetUInt64(f, "m", 1, BLOOM_MAX_BITS);
+	uint64		k = BfTextGetUInt64(f, "k", 1, BLOOM_MAX_K);
+
+	b->m = BfPut64(m);
+	b->k = BfPut32((uint32) k);
+	return BloomPayloadSize(m);
+}
+
+/* text_write op: m and k */
+static void
+BloomTextWrite(StringInfo buf, const struct varlena *v)
+{
+	const Bloom *b = (const Bloom *) v;
+
+	appendStringInfo(buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
+}
+
+/* add and agg_add op: set the element's k bits (inlined into bloom_agg_trans) */
+static inline struct varlena *
+BloomAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	BloomAddDatumInline((Bloom *) v, h, value);
+	return v;
+}
+
+/* check_compatible op: BloomCheckCompatible */
+static void
+BloomCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
+{
+	BloomCheckCompatible((const Bloom *) a, (const Bloom *) b);
+}
+
+/* merge op: OR other into state, in place */
+static struct varlena *
+BloomUnionOp(struct varlena *state, const struct varlena *other)
+{
+	BloomUnionInto((Bloom *) state, (const Bloom *) other);
+	return state;
+}
+
+/* Merge function of & and bloom_intersect_agg: AND other into state, in place */
+static struct varlena *
+BloomIntersectOp(struct varlena *state, const struct varlena *other)
+{
+	BloomIntersectInto((Bloom *) state, (const Bloom *) other);
+	return state;
+}
+
+/* equal op: 22023 for different parameters, else whether the bits are equal */
+static bool
+BloomEqualOp(const struct varlena *a, const struct varlena *b)
+{
+	BloomCheckCompatible((const Bloom *) a, (const Bloom *) b);
+	return BloomEqual((const Bloom *) a, (const Bloom *) b);
+}
+
+static const BfTypeOps BloomOps = {
+	.name = "bloom",
+	.kind = BF_KIND_BLOOM,
+	.headsize = BLOOM_HDRSZ,
+	.check = BloomCheckOp,
+	.validate = BloomValidateOp,
+	.new_sized = BloomNewSized,
+	.text_read = BloomTextRead,
+	.text_write = BloomTextWrite,
+	.add = BloomAddOp,
+	.agg_add = BloomAddOp,
+	.check_compatible = BloomCheckCompatibleOp,
+	.merge = BloomUnionOp,
+	.equal = BloomEqualOp,
+};
+
+/* The filter argument argno, detoasted and checked */
+Bloom *
+BloomGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	return (Bloom *) BfGetFilterArg(fcinfo, argno, &BloomOps);
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ---------------------------------------------------------------------
+ */
+
+/* bloom_in(cstring) RETURNS bloom */
 Datum
 bloom_in(PG_FUNCTION_ARGS)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	BfTextFields f;
-	uint64		m,
-				k;
-	Bloom	   *b;
-	char	   *payload;
-
-	BfTextParse("bloom", str, &f);
-	m = BfTextGetUInt64(&f, "m", 1, BLOOM_MAX_BITS);
-	k = BfTextGetUInt64(&f, "k", 1, BLOOM_MAX_K);
-	/* the payload's length is checked before anything of size m is allocated */
-	payload = BfTextGetPayload(&f, "data", BloomPayloadSize(m));
-	BfTextFinish(&f);
-	b = BloomNew(m, (uint32) k, f.seed);
-	memcpy(b->bits, payload, BloomPayloadSize(m));
-	pfree(payload);
-	b->hdr.ninserts = BfPut64(f.ninserts);
-	BloomValidate(b);
-	PG_RETURN_POINTER(b);
+	return BfInGeneric(fcinfo, &BloomOps);
 }
 
-/*
- * bloom_out(bloom) RETURNS cstring
- */
+/* bloom_out(bloom) RETURNS cstring */
 Datum
 bloom_out(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b = BloomGetArg(fcinfo, 0);
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	BfTextBegin(&buf, "bloom", &b->hdr);
-	appendStringInfo(&buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
-	BfTextPayload(&buf, "data", b->bits, BloomPayloadSize(BloomM(b)));
-	PG_RETURN_CSTRING(buf.data);
+	return BfOutGeneric(fcinfo, &BloomOps);
 }
 
-/*
- * bloom_recv(internal) RETURNS bloom
- */
+/* bloom_recv(internal) RETURNS bloom */
 Datum
 bloom_recv(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b = (Bloom *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
-
-	BloomValidate(b);
-	PG_RETURN_POINTER(b);
+	return BfRecvGeneric(fcinfo, &BloomOps);
 }
 
-/*
- * bloom_send(bloom) RETURNS bytea
- */
+/* bloom_send(bloom) RETURNS bytea */
 Datum
 bloom_send(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BYTEA_P(BfSend((struct varlena *) BloomGetArg(fcinfo, 0)));
+	return BfSendGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -438,11 +513,7 @@ bloom_send(PG_FUNCTION_ARGS)
 Datum
 bloom_empty(PG_FUNCTION_ARGS)
 {
-	uint64		m;
-	uint32		k;
-
-	BloomSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &m, &k);
-	PG_RETURN_POINTER(BloomNew(m, k, (uint64) PG_GETARG_INT64(2)));
+	return BfEmptyGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -467,16 +538,7 @@ bloom_create(PG_FUNCTION_ARGS)
 Datum
 bloom_add(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	b = (Bloom *) BfStateForUpdate(fcinfo, 0);
-	BloomCheck(b, VARSIZE(b));
-	BloomAddDatum(b, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(b);
+	return BfAddGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -486,27 +548,7 @@ bloom_add(PG_FUNCTION_ARGS)
 Datum
 bloom_add_array(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b;
-	ArrayType  *arr;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	b = (Bloom *) BfStateForUpdate(fcinfo, 0);
-	BloomCheck(b, VARSIZE(b));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			BloomAddDatum(b, h, value);
-	array_free_iterator(it);
-	PG_RETURN_POINTER(b);
+	return BfAddArrayGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -555,45 +597,18 @@ bloom_contained_bloom(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(BloomIsSuperset(b, a));
 }
 
-/*
- * bloom_union(bloom, bloom) RETURNS bloom	(operator |)
- */
+/* bloom_union(bloom, bloom) RETURNS bloom	(operator |) */
 Datum
 bloom_union(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = BloomGetArg(fcinfo, 0);
-	Bloom	   *b = BloomGetArg(fcinfo, 1);
-	Bloom	   *r;
-
-	BloomCheckCompatible(a, b);
-	r = BfCopyDatum((struct varlena *) a);
-	BloomUnionInto(r, b);
-	PG_RETURN_POINTER(r);
+	return BfCombineGeneric(fcinfo, &BloomOps, BloomUnionOp, true);
 }
 
-/*
- * bloom_intersect(bloom, bloom) RETURNS bloom	(operator &)
- */
+/* bloom_intersect(bloom, bloom) RETURNS bloom	(operator &) */
 Datum
 bloom_intersect(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = BloomGetArg(fcinfo, 0);
-	Bloom	   *b = BloomGetArg(fcinfo, 1);
-	Bloom	   *r;
-
-	BloomCheckCompatible(a, b);
-	r = BfCopyDatum((struct varlena *) a);
-	BloomIntersectInto(r, b);
-	PG_RETURN_POINTER(r);
-}
-
-/* Same bits (the insert counter is not compared); parameters already checked */
-static bool
-BloomEqual(const Bloom *a, const Bloom *b)
-{
-	return BloomM(a) == BloomM(b) && BloomK(a) == BloomK(b) &&
-		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
-		memcmp(a->bits, b->bits, BloomPayloadSize(BloomM(a))) == 0;
+	return BfCombineGeneric(fcinfo, &BloomOps, BloomIntersectOp, true);
 }
 
 /*
@@ -604,24 +619,14 @@ BloomEqual(const Bloom *a, const Bloom *b)
 Datum
 bloom_eq(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = BloomGetArg(fcinfo, 0);
-	Bloom	   *b = BloomGetArg(fcinfo, 1);
-
-	BloomCheckCompatible(a, b);
-	PG_RETURN_BOOL(BloomEqual(a, b));
+	return BfEqualGeneric(fcinfo, &BloomOps, true);
 }
 
-/*
- * bloom_ne(bloom, bloom) RETURNS bool	(operator <>)
- */
+/* bloom_ne(bloom, bloom) RETURNS bool	(operator <>) */
 Datum
 bloom_ne(PG_FUNCTION_ARGS)
 {
-	Bloom	   *a = BloomGetArg(fcinfo, 0);
-	Bloom	   *b = BloomGetArg(fcinfo, 1);
-
-	BloomCheckCompatible(a, b);
-	PG_RETURN_BOOL(!BloomEqual(a, b));
+	return BfEqualGeneric(fcinfo, &BloomOps, false);
 }
 
 /*
@@ -677,41 +682,15 @@ bloom_info(PG_FUNCTION_ARGS)
 }
 
 /*
- * The first state of bloom_agg, sized by the aggregate's arguments.  Kept out
- * of line so that the per-row path of bloom_agg_trans stays small.
- */
-static pg_noinline Bloom *
-BloomAggNewState(FunctionCallInfo fcinfo)
-{
-	int64		capacity;
-	double		fpr;
-	uint64		m;
-	uint32		k;
-
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	BloomSizeFor(capacity, fpr, &m, &k);
-	/* in the current context: the executor copies it into its own */
-	return BloomNew(m, k, 0);
-}
-
-/*
  * bloom_agg_trans(bloom, anynonarray [, capacity bigint, fpr float8])
  *		Aggregate transition: add the element to the state, creating the
- *		state on the first row.  NULL elements are skipped.
+ *		state on the first row.  NULL elements are skipped.  The add op is
+ *		inlined here (BfAggTransGeneric is inline, BloomOps constant).
  */
 Datum
 bloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	Bloom	   *state;
-
-	if (PG_ARGISNULL(0))
-		state = BloomAggNewState(fcinfo);
-	else
-		state = (Bloom *) BfStateForUpdate(fcinfo, 0);
-
-	if (!PG_ARGISNULL(1))
-		BloomAddDatumInline(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(state);
+	return BfAggTransGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -722,16 +701,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	int64		capacity;
-	double		fpr;
-	uint64		m;
-	uint32		k;
-
-	if (!PG_ARGISNULL(0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	BloomSizeFor(capacity, fpr, &m, &k);
-	PG_RETURN_POINTER(BloomNew(m, k, 0));
+	return BfAggFinalGeneric(fcinfo, &BloomOps);
 }
 
 /*
@@ -742,26 +712,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	Bloom	   *state;
-	Bloom	   *b;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-	{
-		state = (Bloom *) BfStateCopyIn(fcinfo, 1);
-		BloomCheck(state, VARSIZE(state));
-		PG_RETURN_POINTER(state);
-	}
-	state = (Bloom *) BfStateForUpdate(fcinfo, 0);
-	b = BloomGetArg(fcinfo, 1);
-	BloomCheckCompatible(state, b);
-	BloomUnionInto(state, b);
-	PG_RETURN_POINTER(state);
+	return BfMergeTransGeneric(fcinfo, &BloomOps, BloomUnionOp);
 }
 
 /*
@@ -771,24 +722,5 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
-	Bloom	   *state;
-	Bloom	   *b;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-	{
-		state = (Bloom *) BfStateCopyIn(fcinfo, 1);
-		BloomCheck(state, VARSIZE(state));
-		PG_RETURN_POINTER(state);
-	}
-	state = (Bloom *) BfStateForUpdate(fcinfo, 0);
-	b = BloomGetArg(fcinfo, 1);
-	BloomCheckCompatible(state, b);
-	BloomIntersectInto(state, b);
-	PG_RETURN_POINTER(state);
+	return BfMergeTransGeneric(fcinfo, &BloomOps, BloomIntersectOp);
 }

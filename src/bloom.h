@@ -41,7 +41,6 @@ extern Bloom *BloomNew(uint64 m, uint32 k, uint64 seed);
 extern void BloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k);
 extern void BloomCheck(const Bloom *b, Size size);
 extern Bloom *BloomGetArg(FunctionCallInfo fcinfo, int argno);
-extern void BloomAddDatum(Bloom *b, BfHasher *h, Datum value);
 extern void BloomCheckCompatible(const Bloom *a, const Bloom *b);
 extern void BloomUnionInto(Bloom *a, const Bloom *b);
 extern uint64 BloomBitsSet(const Bloom *b);

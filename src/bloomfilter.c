@@ -931,3 +931,287 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 		*fpr = DatumGetFloat8(v);
 	BfCheckCapacityFpr(*capacity, *fpr);
 }
+
+/* ---------------------------------------------------------------------
+ * Generic SQL entry points over a type's BfTypeOps (bloomfilter.h)
+ * ---------------------------------------------------------------------
+ */
+
+/* The filter argument argno, detoasted and checked */
+struct varlena *
+BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops)
+{
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+
+	ops->check(v, VARSIZE(v));
+	return v;
+}
+
+/*
+ * <type>_in(cstring): the common text fields, the type's keys (text_read),
+ * then the payload, whose length is checked before the filter is allocated.
+ */
+Datum
+BfInGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	BfTextFields f;
+	char	   *hdr = palloc0(ops->headsize);
+	void	   *extra = NULL;
+	Size		len;
+	char	   *payload;
+	struct varlena *v;
+
+	BfTextParse(ops->name, PG_GETARG_CSTRING(0), &f);
+	len = ops->text_read(&f, hdr, &extra);
+	payload = BfTextGetPayload(&f, "data", len);
+	BfTextFinish(&f);
+	v = palloc(ops->headsize + len);
+	memcpy(v, hdr, ops->headsize);
+	BfInitHeader((BfHeader *) v, ops->headsize + len, ops->kind, f.seed);
+	((BfHeader *) v)->ninserts = BfPut64(f.ninserts);
+	memcpy((char *) v + ops->headsize, payload, len);
+	pfree(payload);
+	pfree(hdr);
+	if (ops->text_done)
+		ops->text_done(v, extra);
+	ops->validate(v);
+	PG_RETURN_POINTER(v);
+}
+
+/* <type>_out(<type>): the common text fields, the type's keys, the payload */
+Datum
+BfOutGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v = BfGetFilterArg(fcinfo, 0, ops);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	BfTextBegin(&buf, ops->name, (const BfHeader *) v);
+	ops->text_write(&buf, v);
+	BfTextPayload(&buf, "data", (const char *) v + ops->headsize, VARSIZE(v) - ops->headsize);
+	PG_RETURN_CSTRING(buf.data);
+}
+
+/* <type>_recv(internal): the datum's bytes, fully validated */
+Datum
+BfRecvGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v = BfRecv((StringInfo) PG_GETARG_POINTER(0));
+
+	ops->validate(v);
+	PG_RETURN_POINTER(v);
+}
+
+/* <type>_send(<type>) */
+Datum
+BfSendGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	PG_RETURN_BYTEA_P(BfSend(BfGetFilterArg(fcinfo, 0, ops)));
+}
+
+/* <type>_empty(capacity bigint, fpr float8, seed bigint) */
+Datum
+BfEmptyGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	PG_RETURN_POINTER(ops->new_sized(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1),
+									 (uint64) PG_GETARG_INT64(2)));
+}
+
+/*
+ * The filter argument 0 of an update function (_add, _remove) as a checked
+ * value this call may modify; false when the call's result is decided by
+ * NULL arguments already (*result set).
+ */
+static bool
+BfUpdateBegin(FunctionCallInfo fcinfo, const BfTypeOps *ops, struct varlena **v,
+			  Datum *result, bool *isnull)
+{
+	if (PG_ARGISNULL(0))
+	{
+		*result = (Datum) 0;
+		*isnull = true;
+		return false;
+	}
+	if (PG_ARGISNULL(1))
+	{
+		*result = PG_GETARG_DATUM(0);
+		*isnull = false;
+		return false;
+	}
+	*v = BfStateForUpdate(fcinfo, 0);
+	ops->check(*v, VARSIZE(*v));
+	return true;
+}
+
+/*
+ * <type>_add(<type>, anynonarray): a copy of the filter with the element
+ * added; a NULL element leaves the filter as it is.
+ */
+Datum
+BfAddGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v;
+	Datum		result;
+
+	if (!BfUpdateBegin(fcinfo, ops, &v, &result, &fcinfo->isnull))
+		return result;
+	PG_RETURN_POINTER(ops->add(v, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1)));
+}
+
+/*
+ * <type>_add(<type>, anyarray): a copy of the filter with every non-null
+ * element added in array order.  Intermediate datums of repeated growth
+ * are freed as the loop goes.
+ */
+Datum
+BfAddArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v;
+	struct varlena *orig;
+	Datum		result;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (!BfUpdateBegin(fcinfo, ops, &v, &result, &fcinfo->isnull))
+		return result;
+	orig = v;
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+		{
+			struct varlena *grown = ops->add(v, h, value);
+
+			if (grown != v && v != orig)
+				pfree(v);
+			v = grown;
+		}
+	array_free_iterator(it);
+	PG_RETURN_POINTER(v);
+}
+
+/*
+ * <type>_remove(<type>, anynonarray): a copy of the filter with one copy of
+ * the element removed (unchanged when it is certainly absent, or NULL).
+ */
+Datum
+BfRemoveGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v;
+	Datum		result;
+
+	if (!BfUpdateBegin(fcinfo, ops, &v, &result, &fcinfo->isnull))
+		return result;
+	ops->remove(v, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(v);
+}
+
+/* <type>_remove(<type>, anyarray): each non-null element removed once, in order */
+Datum
+BfRemoveArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *v;
+	Datum		result;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+
+	if (!BfUpdateBegin(fcinfo, ops, &v, &result, &fcinfo->isnull))
+		return result;
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+		if (!isnull)
+			ops->remove(v, h, value);
+	array_free_iterator(it);
+	PG_RETURN_POINTER(v);
+}
+
+/*
+ * A binary operation building a new filter from two compatible ones (|, &,
+ * -): merge(left, right), on a copy of the left one when copy_left (merge
+ * updates in place), else on the left argument itself (merge builds anew).
+ */
+Datum
+BfCombineGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge,
+				 bool copy_left)
+{
+	struct varlena *a = BfGetFilterArg(fcinfo, 0, ops);
+	struct varlena *b = BfGetFilterArg(fcinfo, 1, ops);
+
+	ops->check_compatible(a, b);
+	PG_RETURN_POINTER(merge(copy_left ? BfCopyDatum(a) : a, b));
+}
+
+/* = (want true) and <> (want false) */
+Datum
+BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want)
+{
+	struct varlena *a = BfGetFilterArg(fcinfo, 0, ops);
+	struct varlena *b = BfGetFilterArg(fcinfo, 1, ops);
+
+	PG_RETURN_BOOL(ops->equal(a, b) == want);
+}
+
+/*
+ * The first state of an element aggregate, sized by its capacity and fpr
+ * arguments (or the GUCs), in the current context: the executor copies a
+ * new state into its own.  Out of line: the per-row path stays small.
+ */
+pg_noinline struct varlena *
+BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	int64		capacity;
+	double		fpr;
+
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	return ops->new_sized(capacity, fpr, 0);
+}
+
+/*
+ * Final function of the element aggregates: the state, unchanged (window
+ * aggregates call it repeatedly on a live state), or over no rows an empty
+ * filter with the aggregate's parameters (its constant arguments, else the
+ * GUC defaults).
+ */
+Datum
+BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
+}
+
+/*
+ * Transition and combine function of the filter-combining aggregates
+ * (union, bloom's intersection): NULL inputs are skipped, the first filter
+ * becomes the state (a checked copy), later ones are merged into it.
+ */
+Datum
+BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge)
+{
+	struct varlena *state;
+	struct varlena *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = BfStateCopyIn(fcinfo, 1);
+		ops->check(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = BfStateForUpdate(fcinfo, 0);
+	if (!BfInAggregate(fcinfo))
+		ops->check(state, VARSIZE(state));
+	b = BfGetFilterArg(fcinfo, 1, ops);
+	ops->check_compatible(state, b);
+	PG_RETURN_POINTER(merge(state, b));
+}

@@ -371,6 +371,97 @@ extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
 extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 						int64 *capacity, double *fpr);
 
+/*
+ * Per-type operations.  Each filter type describes itself with one constant
+ * BfTypeOps; the generic SQL entry points below (Bf*Generic) then hold the
+ * plumbing every type shares (NULL handling, detoasting, checks, copying,
+ * aggregate states), and each type's SQL function is a one-line wrapper.
+ *
+ * A datum's payload is everything after its headsize fixed bytes: that is
+ * what the text form's "data=" field holds.  Ops that update a filter get
+ * a value this call may modify (a private copy, or the aggregate's own
+ * state); they may return it or a new datum built in CurrentMemoryContext
+ * (a grown quotient filter, a chained cuckoo filter).
+ */
+typedef struct varlena *(*BfMergeFn) (struct varlena *state, const struct varlena *other);
+
+typedef struct BfTypeOps
+{
+	const char *name;			/* SQL type name, for messages */
+	BfKind		kind;
+	Size		headsize;		/* fixed header bytes before the payload */
+	/* cheap structural check of a datum of size bytes (22P02) */
+	void		(*check) (const struct varlena *v, Size size);
+	/* full check of a value from outside: text input, recv (22P02) */
+	void		(*validate) (const struct varlena *v);
+	/* an empty filter for capacity elements at fpr (22023, 54000) */
+	struct varlena *(*new_sized) (int64 capacity, double fpr, uint64 seed);
+	/*
+	 * Text input: read the type's keys into the type's part of hdr (headsize
+	 * zeroed bytes), check them and return the payload length, before
+	 * anything of that size is allocated.  text_done, if set, checks the
+	 * filled datum against what text_read left in *extra.
+	 */
+	Size		(*text_read) (BfTextFields *f, char *hdr, void **extra);
+	void		(*text_done) (const struct varlena *v, void *extra);
+	/* text output: append " key=value ..." of the type's parameters */
+	void		(*text_write) (StringInfo buf, const struct varlena *v);
+	/* add one non-null element (the _add functions) */
+	struct varlena *(*add) (struct varlena *v, BfHasher *h, Datum value);
+	/* add one non-null element in an aggregate (may grow where add may not) */
+	struct varlena *(*agg_add) (struct varlena *v, BfHasher *h, Datum value);
+	/* remove one copy of a non-null element, in place (NULL: no removal) */
+	void		(*remove) (struct varlena *v, BfHasher *h, Datum value);
+	/* 22023 unless a and b can be combined, naming both sides' parameters */
+	void		(*check_compatible) (const struct varlena *a, const struct varlena *b);
+	/* union of compatible filters: the | operator and the union aggregates */
+	BfMergeFn	merge;
+	/* equality for = and <> (may itself refuse incompatible filters) */
+	bool		(*equal) (const struct varlena *a, const struct varlena *b);
+} BfTypeOps;
+
+extern struct varlena *BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops);
+extern Datum BfInGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfOutGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfRecvGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfSendGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfEmptyGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfAddGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfAddArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfRemoveGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfRemoveArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfCombineGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops,
+							  BfMergeFn merge, bool copy_left);
+extern Datum BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want);
+extern struct varlena *BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge);
+
+/*
+ * Aggregate transition: add the element (NULLs skipped) to the state,
+ * creating the state on the first row from the aggregate's capacity and fpr
+ * (arguments 2 and 3, or the GUCs).  Inline, so that a type's wrapper
+ * passing its constant ops gets its add op inlined into the per-row path;
+ * a state not built by an aggregate (a direct call) is checked first.
+ */
+static inline Datum
+BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	struct varlena *state;
+
+	if (PG_ARGISNULL(0))
+		state = BfAggNewState(fcinfo, ops);
+	else
+	{
+		state = BfStateForUpdate(fcinfo, 0);
+		if (!BfInAggregate(fcinfo))
+			ops->check(state, VARSIZE(state));
+	}
+	if (!PG_ARGISNULL(1))
+		state = ops->agg_add(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(state);
+}
+
 /* GUCs */
 extern int	bloomfilter_default_capacity;
 extern double bloomfilter_default_fpr;
