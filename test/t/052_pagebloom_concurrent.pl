@@ -2,12 +2,14 @@
 # delete while others compare, in one repeatable-read snapshot, the rows an
 # index scan returns with those a sequential scan returns, and now and then a
 # client re-summarizes the index.  No comparison may differ; at the end the
-# index passes verification and matches a ground truth.
+# index passes verification and matches a ground truth.  Also: build progress
+# in pg_stat_progress_create_index.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 
 my $node = PostgreSQL::Test::Cluster->new('pb_concurrent');
 $node->init;
@@ -75,6 +77,25 @@ my $truth = $node->safe_psql('postgres', q{
 	LEFT JOIN (SELECT b AS v, count(*) AS n FROM t GROUP BY b) y ON y.v = g;
 });
 is($via_index, $truth, 'index scans return what sequential scans return for 1001 probes on two columns');
+
+# build progress: a predicate that sleeps 1 ms a row keeps the build running
+$node->safe_psql('postgres', q{
+	CREATE TABLE prog AS SELECT g AS a, g % 7 AS b FROM generate_series(1, 3000) g;
+	CREATE FUNCTION slow_true(int) RETURNS bool IMMUTABLE LANGUAGE plpgsql AS
+		'BEGIN PERFORM pg_sleep(0.001); RETURN true; END';
+});
+my ($bout, $berr) = ('', '');
+my $build = IPC::Run::start(
+	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
+	  'CREATE INDEX prog_pb ON prog USING pagebloom (a, b) WHERE slow_true(a)' ],
+	'>', \$bout, '2>', \$berr);
+ok($node->poll_query_until('postgres', q{
+	SELECT phase = 'building index: scanning table' AND tuples_done >= 1024
+		AND blocks_total > 0 AND command = 'CREATE INDEX'
+	FROM pg_stat_progress_create_index}),
+	'pg_stat_progress_create_index shows the scan phase with blocks and tuples');
+$build->finish;
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('prog_pb')}), '3000', 'and the build completes');
 
 $node->stop;
 done_testing();
