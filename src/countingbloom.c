@@ -227,26 +227,6 @@ CBloomValidate(const CountingBloom *cb)
 			BfCorrupt("countingbloom", "Counters beyond m = " UINT64_FORMAT " are non-zero.", m);
 }
 
-/* The filter argument argno, detoasted and checked */
-static CountingBloom *
-CBloomGetArg(FunctionCallInfo fcinfo, int argno)
-{
-	CountingBloom *cb = (CountingBloom *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	CBloomCheck(cb, VARSIZE(cb));
-	return cb;
-}
-
-/* The filter argument argno as a value this call may modify, checked */
-static CountingBloom *
-CBloomGetArgForUpdate(FunctionCallInfo fcinfo, int argno)
-{
-	CountingBloom *cb = (CountingBloom *) BfStateForUpdate(fcinfo, argno);
-
-	CBloomCheck(cb, VARSIZE(cb));
-	return cb;
-}
-
 /* Raise 22023 unless a and b have the same m, k and seed */
 static void
 CBloomCheckCompatible(const CountingBloom *a, const CountingBloom *b)
@@ -502,68 +482,160 @@ CBloomEqual(const CountingBloom *a, const CountingBloom *b)
 	return memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
 }
 
-/*
- * countingbloom_in(cstring) RETURNS countingbloom
+/* ---------------------------------------------------------------------
+ * The type's operations (BfTypeOps) for the generic entry points
+ * ---------------------------------------------------------------------
  */
+
+/* check op: CBloomCheck */
+static void
+CBloomCheckOp(const struct varlena *v, Size size)
+{
+	CBloomCheck((const CountingBloom *) v, size);
+}
+
+/* validate op: CBloomValidate */
+static void
+CBloomValidateOp(const struct varlena *v)
+{
+	CBloomValidate((const CountingBloom *) v);
+}
+
+/* new_sized op: an empty filter for capacity elements at fpr */
+static struct varlena *
+CBloomNewSized(int64 capacity, double fpr, uint64 seed)
+{
+	uint64		m;
+	uint32		k;
+
+	CBloomSizeFor(capacity, fpr, &m, &k);
+	return (struct varlena *) CBloomNew(m, k, seed);
+}
+
+/* text_read op: m and k; the payload is ceil(m / 16) words */
+static Size
+CBloomTextRead(BfTextFields *f, char *hdr, void **extra)
+{
+	CountingBloom *cb = (CountingBloom *) hdr;
+	uint64		m = BfTextGetUInt64(f, "m", 1, CBLOOM_MAX_COUNTERS);
+	uint64		k = BfTextGetUInt64(f, "k", 1, CBLOOM_MAX_K);
+
+	cb->m = BfPut64(m);
+	cb->k = BfPut32((uint32) k);
+	return CBloomPayloadSize(m);
+}
+
+/* text_write op: m and k */
+static void
+CBloomTextWrite(StringInfo buf, const struct varlena *v)
+{
+	const CountingBloom *cb = (const CountingBloom *) v;
+
+	appendStringInfo(buf, " m=" UINT64_FORMAT " k=%u", CBloomM(cb), CBloomK(cb));
+}
+
+/* add and agg_add op: increment the element's k counters */
+static inline struct varlena *
+CBloomAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	CBloomAddDatum((CountingBloom *) v, h, value);
+	return v;
+}
+
+/* remove op: take the element's counters down unless one is zero */
+static void
+CBloomRemoveOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	CountingBloom *cb = (CountingBloom *) v;
+
+	(void) CBloomRemoveHash(cb, BfHashDatum(h, value, BfGet64(cb->hdr.seed)), false);
+}
+
+/* check_compatible op: CBloomCheckCompatible */
+static void
+CBloomCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
+{
+	CBloomCheckCompatible((const CountingBloom *) a, (const CountingBloom *) b);
+}
+
+/* merge op: add other's counters into state, in place */
+static struct varlena *
+CBloomUnionOp(struct varlena *state, const struct varlena *other)
+{
+	CBloomUnionInto((CountingBloom *) state, (const CountingBloom *) other);
+	return state;
+}
+
+/* Merge function of -: subtract other's counters from state, in place */
+static struct varlena *
+CBloomDifferenceOp(struct varlena *state, const struct varlena *other)
+{
+	CBloomDifferenceInto((CountingBloom *) state, (const CountingBloom *) other);
+	return state;
+}
+
+/* equal op: CBloomEqual (22023 for different parameters) */
+static bool
+CBloomEqualOp(const struct varlena *a, const struct varlena *b)
+{
+	return CBloomEqual((const CountingBloom *) a, (const CountingBloom *) b);
+}
+
+static const BfTypeOps CBloomOps = {
+	.name = "countingbloom",
+	.kind = BF_KIND_COUNTINGBLOOM,
+	.headsize = CBLOOM_HDRSZ,
+	.check = CBloomCheckOp,
+	.validate = CBloomValidateOp,
+	.new_sized = CBloomNewSized,
+	.text_read = CBloomTextRead,
+	.text_write = CBloomTextWrite,
+	.add = CBloomAddOp,
+	.agg_add = CBloomAddOp,
+	.remove = CBloomRemoveOp,
+	.check_compatible = CBloomCheckCompatibleOp,
+	.merge = CBloomUnionOp,
+	.equal = CBloomEqualOp,
+};
+
+/* The filter argument argno, detoasted and checked */
+static inline CountingBloom *
+CBloomGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	return (CountingBloom *) BfGetFilterArg(fcinfo, argno, &CBloomOps);
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ---------------------------------------------------------------------
+ */
+
+/* countingbloom_in(cstring) RETURNS countingbloom */
 Datum
 countingbloom_in(PG_FUNCTION_ARGS)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	BfTextFields f;
-	uint64		m,
-				k;
-	CountingBloom *cb;
-	char	   *payload;
-
-	BfTextParse("countingbloom", str, &f);
-	m = BfTextGetUInt64(&f, "m", 1, CBLOOM_MAX_COUNTERS);
-	k = BfTextGetUInt64(&f, "k", 1, CBLOOM_MAX_K);
-	/* the payload's length is checked before anything of size m is allocated */
-	payload = BfTextGetPayload(&f, "data", CBloomPayloadSize(m));
-	BfTextFinish(&f);
-	cb = CBloomNew(m, (uint32) k, f.seed);
-	memcpy(cb->counters, payload, CBloomPayloadSize(m));
-	pfree(payload);
-	cb->hdr.ninserts = BfPut64(f.ninserts);
-	CBloomValidate(cb);
-	PG_RETURN_POINTER(cb);
+	return BfInGeneric(fcinfo, &CBloomOps);
 }
 
-/*
- * countingbloom_out(countingbloom) RETURNS cstring
- */
+/* countingbloom_out(countingbloom) RETURNS cstring */
 Datum
 countingbloom_out(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	BfTextBegin(&buf, "countingbloom", &cb->hdr);
-	appendStringInfo(&buf, " m=" UINT64_FORMAT " k=%u", CBloomM(cb), CBloomK(cb));
-	BfTextPayload(&buf, "data", cb->counters, CBloomPayloadSize(CBloomM(cb)));
-	PG_RETURN_CSTRING(buf.data);
+	return BfOutGeneric(fcinfo, &CBloomOps);
 }
 
-/*
- * countingbloom_recv(internal) RETURNS countingbloom
- */
+/* countingbloom_recv(internal) RETURNS countingbloom */
 Datum
 countingbloom_recv(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb = (CountingBloom *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
-
-	CBloomValidate(cb);
-	PG_RETURN_POINTER(cb);
+	return BfRecvGeneric(fcinfo, &CBloomOps);
 }
 
-/*
- * countingbloom_send(countingbloom) RETURNS bytea
- */
+/* countingbloom_send(countingbloom) RETURNS bytea */
 Datum
 countingbloom_send(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BYTEA_P(BfSend((struct varlena *) CBloomGetArg(fcinfo, 0)));
+	return BfSendGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -574,11 +646,7 @@ countingbloom_send(PG_FUNCTION_ARGS)
 Datum
 countingbloom_empty(PG_FUNCTION_ARGS)
 {
-	uint64		m;
-	uint32		k;
-
-	CBloomSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &m, &k);
-	PG_RETURN_POINTER(CBloomNew(m, k, (uint64) PG_GETARG_INT64(2)));
+	return BfEmptyGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -603,15 +671,7 @@ countingbloom_create(PG_FUNCTION_ARGS)
 Datum
 countingbloom_add(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cb = CBloomGetArgForUpdate(fcinfo, 0);
-	CBloomAddDatum(cb, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(cb);
+	return BfAddGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -622,26 +682,7 @@ countingbloom_add(PG_FUNCTION_ARGS)
 Datum
 countingbloom_add_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb;
-	ArrayType  *arr;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cb = CBloomGetArgForUpdate(fcinfo, 0);
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			CBloomAddDatum(cb, h, value);
-	array_free_iterator(it);
-	PG_RETURN_POINTER(cb);
+	return BfAddArrayGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -653,17 +694,7 @@ countingbloom_add_array(PG_FUNCTION_ARGS)
 Datum
 countingbloom_remove(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb;
-	BfHasher   *h;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cb = CBloomGetArgForUpdate(fcinfo, 0);
-	h = BfGetHasher(fcinfo, 1);
-	(void) CBloomRemoveHash(cb, BfHashDatum(h, PG_GETARG_DATUM(1), BfGet64(cb->hdr.seed)), false);
-	PG_RETURN_POINTER(cb);
+	return BfRemoveGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -674,28 +705,7 @@ countingbloom_remove(PG_FUNCTION_ARGS)
 Datum
 countingbloom_remove_array(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb;
-	ArrayType  *arr;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-	uint64		seed;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cb = CBloomGetArgForUpdate(fcinfo, 0);
-	seed = BfGet64(cb->hdr.seed);
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			(void) CBloomRemoveHash(cb, BfHashDatum(h, value, seed), false);
-	array_free_iterator(it);
-	PG_RETURN_POINTER(cb);
+	return BfRemoveArrayGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -735,14 +745,7 @@ countingbloom_count(PG_FUNCTION_ARGS)
 Datum
 countingbloom_union(PG_FUNCTION_ARGS)
 {
-	CountingBloom *a = CBloomGetArg(fcinfo, 0);
-	CountingBloom *b = CBloomGetArg(fcinfo, 1);
-	CountingBloom *r;
-
-	CBloomCheckCompatible(a, b);
-	r = BfCopyDatum((struct varlena *) a);
-	CBloomUnionInto(r, b);
-	PG_RETURN_POINTER(r);
+	return BfCombineGeneric(fcinfo, &CBloomOps, CBloomUnionOp, true);
 }
 
 /*
@@ -753,32 +756,21 @@ countingbloom_union(PG_FUNCTION_ARGS)
 Datum
 countingbloom_difference(PG_FUNCTION_ARGS)
 {
-	CountingBloom *a = CBloomGetArg(fcinfo, 0);
-	CountingBloom *b = CBloomGetArg(fcinfo, 1);
-	CountingBloom *r;
-
-	CBloomCheckCompatible(a, b);
-	r = BfCopyDatum((struct varlena *) a);
-	CBloomDifferenceInto(r, b);
-	PG_RETURN_POINTER(r);
+	return BfCombineGeneric(fcinfo, &CBloomOps, CBloomDifferenceOp, true);
 }
 
-/*
- * countingbloom_eq(countingbloom, countingbloom) RETURNS bool	(operator =)
- */
+/* countingbloom_eq(countingbloom, countingbloom) RETURNS bool	(operator =) */
 Datum
 countingbloom_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(CBloomEqual(CBloomGetArg(fcinfo, 0), CBloomGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &CBloomOps, true);
 }
 
-/*
- * countingbloom_ne(countingbloom, countingbloom) RETURNS bool	(operator <>)
- */
+/* countingbloom_ne(countingbloom, countingbloom) RETURNS bool	(operator <>) */
 Datum
 countingbloom_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!CBloomEqual(CBloomGetArg(fcinfo, 0), CBloomGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &CBloomOps, false);
 }
 
 /*
@@ -874,24 +866,6 @@ countingbloom_to_bloom(PG_FUNCTION_ARGS)
 }
 
 /*
- * A new empty state for an aggregate, sized by its capacity and fpr
- * arguments (or the GUCs).  It is built in the current context: the
- * executor copies a new state into the aggregate context itself.
- */
-static CountingBloom *
-CBloomAggNewState(FunctionCallInfo fcinfo)
-{
-	int64		capacity;
-	double		fpr;
-	uint64		m;
-	uint32		k;
-
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	CBloomSizeFor(capacity, fpr, &m, &k);
-	return CBloomNew(m, k, 0);
-}
-
-/*
  * The state argument of a transition function, to be updated in place.
  * Inside an aggregate it is a state this module built (or a copy of a
  * checked filter); a direct call gets a checked private copy.
@@ -915,16 +889,7 @@ CBloomStateForUpdate(FunctionCallInfo fcinfo, int argno)
 Datum
 countingbloom_agg_trans(PG_FUNCTION_ARGS)
 {
-	CountingBloom *state;
-
-	if (PG_ARGISNULL(0))
-		state = CBloomAggNewState(fcinfo);
-	else
-		state = CBloomStateForUpdate(fcinfo, 0);
-
-	if (!PG_ARGISNULL(1))
-		CBloomAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(state);
+	return BfAggTransGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -961,16 +926,7 @@ countingbloom_agg_inv(PG_FUNCTION_ARGS)
 Datum
 countingbloom_agg_final(PG_FUNCTION_ARGS)
 {
-	int64		capacity;
-	double		fpr;
-	uint64		m;
-	uint32		k;
-
-	if (!PG_ARGISNULL(0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	CBloomSizeFor(capacity, fpr, &m, &k);
-	PG_RETURN_POINTER(CBloomNew(m, k, 0));
+	return BfAggFinalGeneric(fcinfo, &CBloomOps);
 }
 
 /*
@@ -982,24 +938,5 @@ countingbloom_agg_final(PG_FUNCTION_ARGS)
 Datum
 countingbloom_union_trans(PG_FUNCTION_ARGS)
 {
-	CountingBloom *state;
-	CountingBloom *b;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-	{
-		state = (CountingBloom *) BfStateCopyIn(fcinfo, 1);
-		CBloomCheck(state, VARSIZE(state));
-		PG_RETURN_POINTER(state);
-	}
-	state = CBloomGetArgForUpdate(fcinfo, 0);
-	b = CBloomGetArg(fcinfo, 1);
-	CBloomCheckCompatible(state, b);
-	CBloomUnionInto(state, b);
-	PG_RETURN_POINTER(state);
+	return BfMergeTransGeneric(fcinfo, &CBloomOps, CBloomUnionOp);
 }
