@@ -292,5 +292,24 @@ SELECT pb_compare('SELECT * FROM pbp WHERE a = ANY(''{1,501,1001}'')');
 SELECT pagebloom_info('pbp_ab');
 \echo :LAST_ERROR_SQLSTATE
 
+-- the storage format: the slice pages of a fixed index (page headers, which
+-- hold the LSN, left out) must not change for a given format version
+CREATE EXTENSION pageinspect;
+CREATE TABLE pbfmt (a int, t text, f float8);
+INSERT INTO pbfmt SELECT i, 'v' || i, CASE WHEN i % 10 = 0 THEN NULL ELSE i / 4.0 END
+FROM generate_series(1, 3000) i;
+CREATE INDEX pbfmt_idx ON pbfmt USING pagebloom (a, t, f) WITH (signature_bits = 6300);
+SELECT signature_blocks, k, segments, index_pages FROM pagebloom_info('pbfmt_idx');
+SELECT md5(string_agg(substring(get_raw_page('pbfmt_idx', b) FROM 25), ''::bytea ORDER BY b))
+FROM generate_series(1, (pg_relation_size('pbfmt_idx') / 8192)::int - 1) b;
+-- inserts give the same pages as the build
+TRUNCATE pbfmt;
+INSERT INTO pbfmt SELECT i, 'v' || i, CASE WHEN i % 10 = 0 THEN NULL ELSE i / 4.0 END
+FROM generate_series(1, 3000) i;
+SELECT md5(string_agg(substring(get_raw_page('pbfmt_idx', b) FROM 25), ''::bytea ORDER BY b))
+FROM generate_series(1, (pg_relation_size('pbfmt_idx') / 8192)::int - 1) b;
+DROP TABLE pbfmt;
+DROP EXTENSION pageinspect;
+
 DROP TABLE pbt, pbprobe, pbe, pbu, pbp;
 DROP FUNCTION pb_compare(text);
