@@ -452,16 +452,6 @@ QfValidate(const QuotientFilter *qf)
 				  QfEntries(qf), count);
 }
 
-/* The filter argument argno, detoasted and checked */
-static QuotientFilter *
-QfGetArg(FunctionCallInfo fcinfo, int argno)
-{
-	QuotientFilter *qf = (QuotientFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	QfCheck(qf, VARSIZE(qf));
-	return qf;
-}
-
 /* ---------------------------------------------------------------------
  * The table algorithms (Bender et al. 2012; doc/design.md)
  * ---------------------------------------------------------------------
@@ -1057,75 +1047,175 @@ QfFprOf(const QuotientFilter *qf, uint64 distinct)
  * ---------------------------------------------------------------------
  */
 
-/*
- * quotientfilter_in(cstring) RETURNS quotientfilter
+static bool QfEqual(const QuotientFilter *a, const QuotientFilter *b);
+
+/* ---------------------------------------------------------------------
+ * The type's operations (BfTypeOps) for the generic entry points
+ * ---------------------------------------------------------------------
  */
-Datum
-quotientfilter_in(PG_FUNCTION_ARGS)
+
+/* check op: QfCheck */
+static void
+QfCheckOp(const struct varlena *v, Size size)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	BfTextFields f;
+	QfCheck((const QuotientFilter *) v, size);
+}
+
+/* validate op: QfValidate */
+static void
+QfValidateOp(const struct varlena *v)
+{
+	QfValidate((const QuotientFilter *) v);
+}
+
+/* new_sized op: an empty filter for capacity elements at fpr */
+static struct varlena *
+QfNewSized(int64 capacity, double fpr, uint64 seed)
+{
+	int			q,
+				r;
+
+	QfSizeFor(capacity, fpr, &q, &r);
+	return (struct varlena *) QfNew(q, r, seed);
+}
+
+/*
+ * text_read op: q, r and the entry count; the size limit is checked here,
+ * before the payload is decoded.
+ */
+static Size
+QfTextRead(BfTextFields *f, char *hdr, void **extra)
+{
+	QuotientFilter *qf = (QuotientFilter *) hdr;
 	uint64		q,
 				r,
 				n;
-	QuotientFilter *qf;
-	char	   *payload;
 
-	BfTextParse(QF_TYPNAME, str, &f);
-	q = BfTextGetUInt64(&f, "q", QF_MIN_Q, QF_MAX_Q);
-	r = BfTextGetUInt64(&f, "r", QF_MIN_R, QF_MAX_R);
-	n = BfTextGetUInt64(&f, "entries", 0, PG_UINT64_MAX);
+	q = BfTextGetUInt64(f, "q", QF_MIN_Q, QF_MAX_Q);
+	r = BfTextGetUInt64(f, "r", QF_MIN_R, QF_MAX_R);
+	n = BfTextGetUInt64(f, "entries", 0, PG_UINT64_MAX);
 	if (q + r > QF_MAX_P)
 		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
 				  q, r, QF_MAX_P);
-	/* size limit, then the payload's length, before allocating the filter */
 	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r));
-	payload = BfTextGetPayload(&f, "data", QfPayloadSize((int) q, (int) r));
-	BfTextFinish(&f);
-	qf = QfNew((int) q, (int) r, f.seed);
-	memcpy(qf->slots, payload, QfPayloadSize((int) q, (int) r));
-	pfree(payload);
-	qf->hdr.ninserts = BfPut64(f.ninserts);
+	qf->q = (uint8) q;
+	qf->r = (uint8) r;
 	QfSetEntries(qf, n);
-	QfValidate(qf);
-	PG_RETURN_POINTER(qf);
+	return QfPayloadSize((int) q, (int) r);
+}
+
+/* text_write op: q, r and the entry count */
+static void
+QfTextWrite(StringInfo buf, const struct varlena *v)
+{
+	const QuotientFilter *qf = (const QuotientFilter *) v;
+
+	appendStringInfo(buf, " q=%u r=%u entries=" UINT64_FORMAT, qf->q, qf->r, QfEntries(qf));
+}
+
+/* add and agg_add op: insert the element's fingerprint, growing past the maximum load */
+static struct varlena *
+QfAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	return (struct varlena *) QfAddDatum((QuotientFilter *) v, h, value);
+}
+
+/* remove op: remove one copy of the element's fingerprint, if there */
+static void
+QfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	QuotientFilter *qf = (QuotientFilter *) v;
+
+	QfRemoveFingerprint(qf, QfFingerprint(BfHashDatum(h, value, BfGet64(qf->hdr.seed)),
+										  qf->q + qf->r));
+}
+
+/* check_compatible op: QfCheckCompatible */
+static void
+QfCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
+{
+	QfCheckCompatible((const QuotientFilter *) a, (const QuotientFilter *) b);
+}
+
+/* merge op: QfMerge, always a new datum */
+static struct varlena *
+QfMergeOp(struct varlena *state, const struct varlena *other)
+{
+	return (struct varlena *) QfMerge((const QuotientFilter *) state,
+									  (const QuotientFilter *) other);
 }
 
 /*
- * quotientfilter_out(quotientfilter) RETURNS cstring
+ * Merge function of the union aggregates: as QfMergeOp, but an empty
+ * filter that does not need a larger table leaves the state as it is.
  */
+static struct varlena *
+QfMergeStateOp(struct varlena *state, const struct varlena *other)
+{
+	const QuotientFilter *b = (const QuotientFilter *) other;
+
+	if (QfEntries(b) == 0 && b->q <= ((const QuotientFilter *) state)->q)
+		return state;
+	return QfMergeOp(state, other);
+}
+
+/* equal op: QfEqual (22023 for filters that cannot be compared) */
+static bool
+QfEqualOp(const struct varlena *a, const struct varlena *b)
+{
+	return QfEqual((const QuotientFilter *) a, (const QuotientFilter *) b);
+}
+
+static const BfTypeOps QfOps = {
+	.name = QF_TYPNAME,
+	.kind = BF_KIND_QUOTIENTFILTER,
+	.headsize = QF_HDRSZ,
+	.check = QfCheckOp,
+	.validate = QfValidateOp,
+	.new_sized = QfNewSized,
+	.text_read = QfTextRead,
+	.text_write = QfTextWrite,
+	.add = QfAddOp,
+	.agg_add = QfAddOp,
+	.remove = QfRemoveOp,
+	.check_compatible = QfCheckCompatibleOp,
+	.merge = QfMergeOp,
+	.equal = QfEqualOp,
+};
+
+/* The filter argument argno, detoasted and checked */
+static inline QuotientFilter *
+QfGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	return (QuotientFilter *) BfGetFilterArg(fcinfo, argno, &QfOps);
+}
+
+/* quotientfilter_in(cstring) RETURNS quotientfilter */
+Datum
+quotientfilter_in(PG_FUNCTION_ARGS)
+{
+	return BfInGeneric(fcinfo, &QfOps);
+}
+
+/* quotientfilter_out(quotientfilter) RETURNS cstring */
 Datum
 quotientfilter_out(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf = QfGetArg(fcinfo, 0);
-	StringInfoData buf;
-
-	initStringInfo(&buf);
-	BfTextBegin(&buf, QF_TYPNAME, &qf->hdr);
-	appendStringInfo(&buf, " q=%u r=%u entries=" UINT64_FORMAT, qf->q, qf->r, QfEntries(qf));
-	BfTextPayload(&buf, "data", qf->slots, QfPayloadSize(qf->q, qf->r));
-	PG_RETURN_CSTRING(buf.data);
+	return BfOutGeneric(fcinfo, &QfOps);
 }
 
-/*
- * quotientfilter_recv(internal) RETURNS quotientfilter
- */
+/* quotientfilter_recv(internal) RETURNS quotientfilter */
 Datum
 quotientfilter_recv(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf = (QuotientFilter *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
-
-	QfValidate(qf);
-	PG_RETURN_POINTER(qf);
+	return BfRecvGeneric(fcinfo, &QfOps);
 }
 
-/*
- * quotientfilter_send(quotientfilter) RETURNS bytea
- */
+/* quotientfilter_send(quotientfilter) RETURNS bytea */
 Datum
 quotientfilter_send(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BYTEA_P(BfSend((struct varlena *) QfGetArg(fcinfo, 0)));
+	return BfSendGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1135,11 +1225,7 @@ quotientfilter_send(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_empty(PG_FUNCTION_ARGS)
 {
-	int			q,
-				r;
-
-	QfSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &q, &r);
-	PG_RETURN_POINTER(QfNew(q, r, (uint64) PG_GETARG_INT64(2)));
+	return BfEmptyGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1164,15 +1250,7 @@ quotientfilter_create(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_add(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
-	QfCheck(qf, VARSIZE(qf));
-	PG_RETURN_POINTER(QfAddDatum(qf, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1)));
+	return BfAddGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1182,34 +1260,7 @@ quotientfilter_add(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_add_array(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf;
-	QuotientFilter *orig;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
-	QfCheck(qf, VARSIZE(qf));
-	orig = qf;
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-		{
-			QuotientFilter *grown = QfAddDatum(qf, h, value);
-
-			/* free the intermediate tables of repeated growth */
-			if (grown != qf && qf != orig)
-				pfree(qf);
-			qf = grown;
-		}
-	array_free_iterator(it);
-	PG_RETURN_POINTER(qf);
+	return BfAddArrayGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1220,18 +1271,7 @@ quotientfilter_add_array(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_remove(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf;
-	uint64		hash;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
-	QfCheck(qf, VARSIZE(qf));
-	hash = BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(qf->hdr.seed));
-	QfRemoveFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
-	PG_RETURN_POINTER(qf);
+	return BfRemoveGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1241,26 +1281,7 @@ quotientfilter_remove(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_remove_array(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *qf;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
-	QfCheck(qf, VARSIZE(qf));
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			QfRemoveFingerprint(qf, QfFingerprint(BfHashDatum(h, value, BfGet64(qf->hdr.seed)),
-												  qf->q + qf->r));
-	array_free_iterator(it);
-	PG_RETURN_POINTER(qf);
+	return BfRemoveArrayGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1483,11 +1504,7 @@ quotientfilter_contains_fingerprint(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_union(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *a = QfGetArg(fcinfo, 0);
-	QuotientFilter *b = QfGetArg(fcinfo, 1);
-
-	QfCheckCompatible(a, b);
-	PG_RETURN_POINTER(QfMerge(a, b));
+	return BfCombineGeneric(fcinfo, &QfOps, QfMergeOp, false);
 }
 
 /*
@@ -1576,7 +1593,7 @@ QfEqual(const QuotientFilter *a, const QuotientFilter *b)
 Datum
 quotientfilter_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(QfEqual(QfGetArg(fcinfo, 0), QfGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &QfOps, true);
 }
 
 /*
@@ -1585,7 +1602,7 @@ quotientfilter_eq(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!QfEqual(QfGetArg(fcinfo, 0), QfGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &QfOps, false);
 }
 
 /*
@@ -1742,40 +1759,14 @@ quotientfilter_slots(PG_FUNCTION_ARGS)
 /*
  * quotientfilter_agg_trans(quotientfilter, anynonarray [, capacity, fpr])
  *		Aggregate transition: add the element to the state, creating it on
- *		the first row and growing it past the maximum load.  NULL elements
- *		are skipped.
- *
- * A new state (first row) and a grown one are built in the current (per
- * call) memory context: the executor copies a returned state that is not
- * its first argument into the aggregate context and frees the old one, so
- * building it there ourselves would keep two copies.  Otherwise the state
- * is updated in place.
+ *		the first row and growing it past the maximum load (a new state, in
+ *		the current context, which the executor copies into its own).  NULL
+ *		elements are skipped.
  */
 Datum
 quotientfilter_agg_trans(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *state;
-
-	if (PG_ARGISNULL(0))
-	{
-		int64		capacity;
-		double		fpr;
-		int			q,
-					r;
-
-		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-		QfSizeFor(capacity, fpr, &q, &r);
-		state = QfNew(q, r, 0);
-	}
-	else
-	{
-		state = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
-		QfCheck(state, VARSIZE(state));
-	}
-
-	if (!PG_ARGISNULL(1))
-		state = QfAddDatum(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
-	PG_RETURN_POINTER(state);
+	return BfAggTransGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1786,16 +1777,7 @@ quotientfilter_agg_trans(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_agg_final(PG_FUNCTION_ARGS)
 {
-	int64		capacity;
-	double		fpr;
-	int			q,
-				r;
-
-	if (!PG_ARGISNULL(0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	QfSizeFor(capacity, fpr, &q, &r);
-	PG_RETURN_POINTER(QfNew(q, r, 0));
+	return BfAggFinalGeneric(fcinfo, &QfOps);
 }
 
 /*
@@ -1806,25 +1788,5 @@ quotientfilter_agg_final(PG_FUNCTION_ARGS)
 Datum
 quotientfilter_union_trans(PG_FUNCTION_ARGS)
 {
-	QuotientFilter *state;
-	QuotientFilter *b;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-	{
-		state = (QuotientFilter *) BfStateCopyIn(fcinfo, 1);
-		QfCheck(state, VARSIZE(state));
-		PG_RETURN_POINTER(state);
-	}
-	state = QfGetArg(fcinfo, 0);
-	b = QfGetArg(fcinfo, 1);
-	QfCheckCompatible(state, b);
-	if (QfEntries(b) == 0 && b->q <= state->q)
-		PG_RETURN_POINTER(state);
-	PG_RETURN_POINTER(QfMerge(state, b));
+	return BfMergeTransGeneric(fcinfo, &QfOps, QfMergeStateOp);
 }
