@@ -525,16 +525,6 @@ CfValidate(const CuckooFilter *cf)
 	}
 }
 
-/* The filter argument argno, detoasted and checked */
-static CuckooFilter *
-CfGetArg(FunctionCallInfo fcinfo, int argno)
-{
-	CuckooFilter *cf = (CuckooFilter *) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
-
-	CfCheck(cf, VARSIZE(cf));
-	return cf;
-}
-
 /* Raise 22023 for bad explicit parameters */
 static void
 CfCheckParams(int64 buckets, int64 f)
@@ -1234,20 +1224,53 @@ CfEstimateFpr(const CuckooFilter *cf)
 }
 
 /* ---------------------------------------------------------------------
- * SQL functions
+ * The type's operations (BfTypeOps) for the generic entry points
  * ---------------------------------------------------------------------
  */
 
-/*
- * cuckoofilter_in(cstring) RETURNS cuckoofilter
- *		"cuckoofilter v1 hash=xxh3 seed=S inserts=N f=F b=4
- *		 buckets=N1,N2,... count=C data=<base64 of the sub-filters>"
- */
-Datum
-cuckoofilter_in(PG_FUNCTION_ARGS)
+/* check op: CfCheck */
+static void
+CfCheckOp(const struct varlena *v, Size size)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	BfTextFields tf;
+	CfCheck((const CuckooFilter *) v, size);
+}
+
+/* validate op: CfValidate */
+static void
+CfValidateOp(const struct varlena *v)
+{
+	CfValidate((const CuckooFilter *) v);
+}
+
+/* new_sized op: an empty filter of one sub-filter for capacity elements at fpr */
+static struct varlena *
+CfNewSized(int64 capacity, double fpr, uint64 seed)
+{
+	int			log2,
+				f;
+
+	CfSizeFor(capacity, fpr, &log2, &f);
+	return (struct varlena *) CfNew(log2, f, seed);
+}
+
+/* The sub-filter sizes of a text form, kept for CfTextDone */
+typedef struct CfTextSubs
+{
+	uint32		nsub;
+	int		   *log2s;
+} CfTextSubs;
+
+/*
+ * text_read op: "f=F b=4 buckets=N1,N2,... count=C".  The size the buckets
+ * list describes is checked against the limit before the payload is
+ * decoded; the list itself is checked against the sub-filter headers by
+ * CfTextDone.
+ */
+static Size
+CfTextRead(BfTextFields *tf, char *hdr, void **extra)
+{
+	CuckooFilter *cf = (CuckooFilter *) hdr;
+	CfTextSubs *subs = palloc(sizeof(CfTextSubs));
 	uint64		f,
 				count;
 	int			i,
@@ -1256,18 +1279,12 @@ cuckoofilter_in(PG_FUNCTION_ARGS)
 	uint32		nsub = 0;
 	int		   *log2s;
 	double		dsize = CF_HDRSZ;
-	Size		size,
-				off;
-	CuckooFilter *cf;
-	char	   *payload;
-	uint32		k;
 
-	BfTextParse(CF_TYPNAME, str, &tf);
-	f = BfTextGetUInt64(&tf, "f", CF_MIN_FPBITS, CF_MAX_FPBITS);
-	(void) BfTextGetUInt64(&tf, "b", CF_BUCKET_SIZE, CF_BUCKET_SIZE);
-	count = BfTextGetUInt64(&tf, "count", 0, PG_UINT64_MAX);
-	for (i = 0; i < tf.nfields; i++)
-		if (strcmp(tf.keys[i], "buckets") == 0)
+	f = BfTextGetUInt64(tf, "f", CF_MIN_FPBITS, CF_MAX_FPBITS);
+	(void) BfTextGetUInt64(tf, "b", CF_BUCKET_SIZE, CF_BUCKET_SIZE);
+	count = BfTextGetUInt64(tf, "count", 0, PG_UINT64_MAX);
+	for (i = 0; i < tf->nfields; i++)
+		if (strcmp(tf->keys[i], "buckets") == 0)
 			bi = i;
 	if (bi < 0)
 		ereport(ERROR,
@@ -1275,9 +1292,9 @@ cuckoofilter_in(PG_FUNCTION_ARGS)
 				 errmsg("invalid input syntax for type %s", CF_TYPNAME),
 				 errdetail("Key \"buckets\" is missing."),
 				 errhint("The text form is as cuckoofilter output writes it.")));
-	tf.used[bi] = true;
-	log2s = palloc(sizeof(int) * (strlen(tf.values[bi]) / 2 + 1));
-	p = tf.values[bi];
+	tf->used[bi] = true;
+	log2s = palloc(sizeof(int) * (strlen(tf->values[bi]) / 2 + 1));
+	p = tf->values[bi];
 	for (;;)
 	{
 		char	   *end;
@@ -1292,7 +1309,7 @@ cuckoofilter_in(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s", CF_TYPNAME),
 					 errdetail("buckets must be a comma-separated list of at most %d powers of two between 1 and 2^%d, found \"%s\".",
-							   CF_MAX_SUBFILTERS, CF_MAX_LOG2, tf.values[bi]),
+							   CF_MAX_SUBFILTERS, CF_MAX_LOG2, tf->values[bi]),
 					 errhint("The text form is as cuckoofilter output writes it.")));
 		log2s[nsub] = CfLog2(n);
 		dsize += (double) CF_SUBHDRSZ + ceil((double) CF_BUCKET_SIZE * f * (double) n / 64.0) * 8.0 + 8.0;
@@ -1304,81 +1321,170 @@ cuckoofilter_in(PG_FUNCTION_ARGS)
 	if (dsize > (double) BF_MAX_DATUM_SIZE)
 		BfCorrupt(CF_TYPNAME, "The buckets list describes a value of %.0f bytes, more than the maximum of %zu.",
 				  dsize, BF_MAX_DATUM_SIZE);
-	size = (Size) dsize;
-	payload = BfTextGetPayload(&tf, "data", size - CF_HDRSZ);
-	BfTextFinish(&tf);
-	cf = palloc(size);
-	memset(cf, 0, CF_HDRSZ);
-	BfInitHeader(&cf->hdr, size, BF_KIND_CUCKOOFILTER, tf.seed);
-	cf->hdr.ninserts = BfPut64(tf.ninserts);
 	cf->fpbits = (uint8) f;
 	cf->bucketsize = CF_BUCKET_SIZE;
 	cf->nsub = BfPut32(nsub);
 	cf->count = BfPut64(count);
-	memcpy(cf->data, payload, size - CF_HDRSZ);
-	pfree(payload);
-	/* the sub-filter headers must agree with the buckets list */
-	off = CF_HDRSZ;
-	for (k = 0; k < nsub; k++)
-	{
-		const CfSubHeader *sh = (const CfSubHeader *) ((char *) cf + off);
-
-		if (sh->log2buckets != log2s[k])
-			BfCorrupt(CF_TYPNAME, "Sub-filter %u has 2^%u buckets, but the buckets list says 2^%d.",
-					  k + 1, sh->log2buckets, log2s[k]);
-		off += (Size) CfSubBytes(log2s[k], (int) f);
-	}
-	CfValidate(cf);
-	PG_RETURN_POINTER(cf);
+	subs->nsub = nsub;
+	subs->log2s = log2s;
+	*extra = subs;
+	return (Size) dsize - CF_HDRSZ;
 }
 
-/*
- * cuckoofilter_out(cuckoofilter) RETURNS cstring
- */
-Datum
-cuckoofilter_out(PG_FUNCTION_ARGS)
+/* text_done op: the sub-filter headers must agree with the buckets list */
+static void
+CfTextDone(const struct varlena *v, void *extra)
 {
-	CuckooFilter *cf = CfGetArg(fcinfo, 0);
-	StringInfoData buf;
+	const CuckooFilter *cf = (const CuckooFilter *) v;
+	CfTextSubs *subs = (CfTextSubs *) extra;
+	Size		off = CF_HDRSZ;
+	uint32		k;
+
+	for (k = 0; k < subs->nsub; k++)
+	{
+		const CfSubHeader *sh = (const CfSubHeader *) ((const char *) cf + off);
+
+		if (sh->log2buckets != subs->log2s[k])
+			BfCorrupt(CF_TYPNAME, "Sub-filter %u has 2^%u buckets, but the buckets list says 2^%d.",
+					  k + 1, sh->log2buckets, subs->log2s[k]);
+		off += (Size) CfSubBytes(subs->log2s[k], cf->fpbits);
+	}
+}
+
+/* text_write op: f, b, the bucket counts of the sub-filters and the count */
+static void
+CfTextWrite(StringInfo buf, const struct varlena *v)
+{
+	const CuckooFilter *cf = (const CuckooFilter *) v;
 	uint32		nsub = BfGet32(cf->nsub),
 				k;
 	Size		off = CF_HDRSZ;
 
-	initStringInfo(&buf);
-	BfTextBegin(&buf, CF_TYPNAME, &cf->hdr);
-	appendStringInfo(&buf, " f=%d b=%d buckets=", cf->fpbits, cf->bucketsize);
+	appendStringInfo(buf, " f=%d b=%d buckets=", cf->fpbits, cf->bucketsize);
 	for (k = 0; k < nsub; k++)
 	{
 		CfSub		s;
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
-		appendStringInfo(&buf, "%s" UINT64_FORMAT, k > 0 ? "," : "", s.nbuckets);
+		appendStringInfo(buf, "%s" UINT64_FORMAT, k > 0 ? "," : "", s.nbuckets);
 	}
-	appendStringInfo(&buf, " count=" UINT64_FORMAT, BfGet64(cf->count));
-	BfTextPayload(&buf, "data", cf->data, VARSIZE(cf) - CF_HDRSZ);
-	PG_RETURN_CSTRING(buf.data);
+	appendStringInfo(buf, " count=" UINT64_FORMAT, BfGet64(cf->count));
 }
 
-/*
- * cuckoofilter_recv(internal) RETURNS cuckoofilter
+/* add op: one more copy of the element; 54000 when the filter is full */
+static struct varlena *
+CfAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	CuckooFilter *cf = (CuckooFilter *) v;
+
+	CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), false);
+	return (struct varlena *) cf;
+}
+
+/* agg_add op: as CfAddOp, but a full filter chains a new sub-filter */
+static struct varlena *
+CfAggAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	CuckooFilter *cf = (CuckooFilter *) v;
+
+	CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), true);
+	return (struct varlena *) cf;
+}
+
+/* remove op: one copy of the element, if there */
+static void
+CfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	CuckooFilter *cf = (CuckooFilter *) v;
+
+	(void) CfRemoveHash(cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)));
+}
+
+/* check_compatible op: CfCheckCompatible */
+static void
+CfCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
+{
+	CfCheckCompatible((const CuckooFilter *) a, (const CuckooFilter *) b);
+}
+
+/* merge op: reinsert other's fingerprints into state (which may chain) */
+static struct varlena *
+CfUnionOp(struct varlena *state, const struct varlena *other)
+{
+	CuckooFilter *cf = (CuckooFilter *) state;
+
+	CfUnionInto(&cf, (const CuckooFilter *) other);
+	return (struct varlena *) cf;
+}
+
+/* equal op: CfEqual */
+static bool
+CfEqualOp(const struct varlena *a, const struct varlena *b)
+{
+	return CfEqual((const CuckooFilter *) a, (const CuckooFilter *) b);
+}
+
+static const BfTypeOps CfOps = {
+	.name = CF_TYPNAME,
+	.kind = BF_KIND_CUCKOOFILTER,
+	.headsize = CF_HDRSZ,
+	.check = CfCheckOp,
+	.validate = CfValidateOp,
+	.new_sized = CfNewSized,
+	.text_read = CfTextRead,
+	.text_done = CfTextDone,
+	.text_write = CfTextWrite,
+	.add = CfAddOp,
+	.agg_add = CfAggAddOp,
+	.remove = CfRemoveOp,
+	.check_compatible = CfCheckCompatibleOp,
+	.merge = CfUnionOp,
+	.equal = CfEqualOp,
+};
+
+/* The filter argument argno, detoasted and checked */
+static inline CuckooFilter *
+CfGetArg(FunctionCallInfo fcinfo, int argno)
+{
+	return (CuckooFilter *) BfGetFilterArg(fcinfo, argno, &CfOps);
+}
+
+/* ---------------------------------------------------------------------
+ * SQL functions
+ * ---------------------------------------------------------------------
  */
+
+/*
+ * cuckoofilter_in(cstring) RETURNS cuckoofilter
+ *		"cuckoofilter v1 hash=xxh3 seed=S inserts=N f=F b=4
+ *		 buckets=N1,N2,... count=C data=<base64 of the sub-filters>"
+ */
+Datum
+cuckoofilter_in(PG_FUNCTION_ARGS)
+{
+	return BfInGeneric(fcinfo, &CfOps);
+}
+
+/* cuckoofilter_out(cuckoofilter) RETURNS cstring */
+Datum
+cuckoofilter_out(PG_FUNCTION_ARGS)
+{
+	return BfOutGeneric(fcinfo, &CfOps);
+}
+
+/* cuckoofilter_recv(internal) RETURNS cuckoofilter */
 Datum
 cuckoofilter_recv(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *cf = (CuckooFilter *) BfRecv((StringInfo) PG_GETARG_POINTER(0));
-
-	CfValidate(cf);
-	PG_RETURN_POINTER(cf);
+	return BfRecvGeneric(fcinfo, &CfOps);
 }
 
-/*
- * cuckoofilter_send(cuckoofilter) RETURNS bytea
- */
+/* cuckoofilter_send(cuckoofilter) RETURNS bytea */
 Datum
 cuckoofilter_send(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BYTEA_P(BfSend((struct varlena *) CfGetArg(fcinfo, 0)));
+	return BfSendGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1388,11 +1494,7 @@ cuckoofilter_send(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_empty(PG_FUNCTION_ARGS)
 {
-	int			log2,
-				f;
-
-	CfSizeFor(PG_GETARG_INT64(0), PG_GETARG_FLOAT8(1), &log2, &f);
-	PG_RETURN_POINTER(CfNew(log2, f, (uint64) PG_GETARG_INT64(2)));
+	return BfEmptyGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1417,17 +1519,7 @@ cuckoofilter_create(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_add(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *cf;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-	CfCheck(cf, VARSIZE(cf));
-	CfAddHash(&cf, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(cf->hdr.seed)),
-			  false);
-	PG_RETURN_POINTER(cf);
+	return BfAddGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1437,27 +1529,7 @@ cuckoofilter_add(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_add_array(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *cf;
-	ArrayType  *arr;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-	CfCheck(cf, VARSIZE(cf));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), false);
-	array_free_iterator(it);
-	PG_RETURN_POINTER(cf);
+	return BfAddArrayGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1468,17 +1540,7 @@ cuckoofilter_add_array(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_remove(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *cf;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-	CfCheck(cf, VARSIZE(cf));
-	(void) CfRemoveHash(cf, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
-										BfGet64(cf->hdr.seed)));
-	PG_RETURN_POINTER(cf);
+	return BfRemoveGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1488,27 +1550,7 @@ cuckoofilter_remove(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_remove_array(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *cf;
-	ArrayType  *arr;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	cf = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-	CfCheck(cf, VARSIZE(cf));
-	arr = PG_GETARG_ARRAYTYPE_P(1);
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(arr, 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			(void) CfRemoveHash(cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)));
-	array_free_iterator(it);
-	PG_RETURN_POINTER(cf);
+	return BfRemoveArrayGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1550,32 +1592,21 @@ cuckoofilter_count(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_union(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *a = CfGetArg(fcinfo, 0);
-	CuckooFilter *b = CfGetArg(fcinfo, 1);
-	CuckooFilter *r;
-
-	CfCheckCompatible(a, b);
-	r = BfCopyDatum((struct varlena *) a);
-	CfUnionInto(&r, b);
-	PG_RETURN_POINTER(r);
+	return BfCombineGeneric(fcinfo, &CfOps, CfUnionOp, true);
 }
 
-/*
- * cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS bool	(operator =)
- */
+/* cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS bool	(operator =) */
 Datum
 cuckoofilter_eq(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(CfEqual(CfGetArg(fcinfo, 0), CfGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &CfOps, true);
 }
 
-/*
- * cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS bool	(operator <>)
- */
+/* cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS bool	(operator <>) */
 Datum
 cuckoofilter_ne(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(!CfEqual(CfGetArg(fcinfo, 0), CfGetArg(fcinfo, 1)));
+	return BfEqualGeneric(fcinfo, &CfOps, false);
 }
 
 /*
@@ -1716,35 +1747,7 @@ cuckoofilter_subfilters(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *state;
-
-	if (PG_ARGISNULL(0))
-	{
-		int64		capacity;
-		double		fpr;
-		int			log2,
-					f;
-
-		/*
-		 * A new state in the per-call context: the executor copies a state
-		 * it did not pass in into the aggregate context.
-		 */
-		BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-		CfSizeFor(capacity, fpr, &log2, &f);
-		state = CfNew(log2, f, 0);
-	}
-	else
-	{
-		state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-		/* a state not built by this aggregate (a direct call) is checked */
-		if (!BfInAggregate(fcinfo))
-			CfCheck(state, VARSIZE(state));
-	}
-
-	if (!PG_ARGISNULL(1))
-		CfAddHash(&state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
-									  BfGet64(state->hdr.seed)), true);
-	PG_RETURN_POINTER(state);
+	return BfAggTransGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1755,16 +1758,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_agg_final(PG_FUNCTION_ARGS)
 {
-	int64		capacity;
-	double		fpr;
-	int			log2,
-				f;
-
-	if (!PG_ARGISNULL(0))
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-	CfSizeFor(capacity, fpr, &log2, &f);
-	PG_RETURN_POINTER(CfNew(log2, f, 0));
+	return BfAggFinalGeneric(fcinfo, &CfOps);
 }
 
 /*
@@ -1775,27 +1769,5 @@ cuckoofilter_agg_final(PG_FUNCTION_ARGS)
 Datum
 cuckoofilter_union_trans(PG_FUNCTION_ARGS)
 {
-	CuckooFilter *state;
-	CuckooFilter *b;
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (PG_ARGISNULL(0))
-	{
-		/* a copy in the per-call context, which the executor copies in turn */
-		state = (CuckooFilter *) BfCopyDatum(PG_GETARG_VARLENA_P(1));
-		CfCheck(state, VARSIZE(state));
-		PG_RETURN_POINTER(state);
-	}
-	state = (CuckooFilter *) BfStateForUpdate(fcinfo, 0);
-	if (!BfInAggregate(fcinfo))
-		CfCheck(state, VARSIZE(state));
-	b = CfGetArg(fcinfo, 1);
-	CfCheckCompatible(state, b);
-	CfUnionInto(&state, b);
-	PG_RETURN_POINTER(state);
+	return BfMergeTransGeneric(fcinfo, &CfOps, CfUnionOp);
 }
