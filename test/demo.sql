@@ -49,13 +49,16 @@ FROM unnest(ARRAY['1', '123456', 'correct horse battery staple']) pw;
 -- The text form: parameters at a glance, payload in base64
 SELECT bloom_add(bloom_create(64, 3), 'hello'::text)::text AS text_form;
 
--- Counting Bloom filters can delete: a rolling 7-day filter, one row per day, O(1) per row
-CREATE TABLE rolling AS
-SELECT day, countingbloom_agg(user_id, 500000, 0.01) OVER w AS last_7_days
-FROM (SELECT day, user_id FROM page_views WHERE day > current_date - 10) s
-WINDOW w AS (ORDER BY day RANGE BETWEEN '6 days' PRECEDING AND CURRENT ROW);
-SELECT day, countingbloom_cardinality(last_7_days) AS users_last_7_days
-FROM (SELECT DISTINCT ON (day) day, last_7_days FROM rolling ORDER BY day) s ORDER BY day DESC LIMIT 3;
+-- Counting Bloom filters can delete: a rolling 7-day filter over a small log of logins,
+-- O(1) per row (the window's inverse function removes the row leaving the frame)
+CREATE TABLE logins AS
+SELECT current_date - (i % 14) AS day, (abs(hashint4(i)) % 300) AS user_id FROM generate_series(1, 1400) i;
+SELECT day, countingbloom_cardinality(last_7_days) AS users_last_7_days, last_7_days @> 42 AS user_42_seen
+FROM (SELECT day, countingbloom_agg(user_id, 1000, 0.01)
+             OVER (ORDER BY day RANGE BETWEEN '6 days' PRECEDING AND CURRENT ROW) AS last_7_days,
+             row_number() OVER (PARTITION BY day) AS rn
+      FROM logins) s
+WHERE rn = 1 ORDER BY day DESC LIMIT 3;
 SELECT countingbloom_count(countingbloom_add(countingbloom_add(countingbloom_empty(100), 7), 7), 7) AS added_twice,
        countingbloom_remove(countingbloom_add(countingbloom_empty(100), 7), 7) @> 7 AS after_remove;
 
