@@ -68,11 +68,14 @@ SELECT quotientfilter_cardinality(f) AS fingerprints, (quotientfilter_info(f)).l
        quotientfilter_cardinality(quotientfilter_resize(f, (quotientfilter_info(f)).q + 1)) AS after_resize
 FROM qf;
 
--- Cuckoo filters: delete and count copies; smallest at low false-positive rates
-CREATE TABLE cf AS SELECT cuckoofilter_agg(md5(i::text), 500000, 0.001) AS f FROM generate_series(1, 500000) i;
-SELECT (cuckoofilter_info(f)).load_factor, pg_size_pretty(pg_column_size(f)::bigint) AS cuckoo_size,
-       pg_size_pretty(pg_column_size((SELECT f FROM breached))::bigint) AS bloom_size_same_fpr
-FROM cf;
+-- Cuckoo filters: delete and count copies; at a low false-positive rate and a nearly full
+-- (power-of-two) table they are smaller than a Bloom filter
+CREATE TABLE pw AS SELECT md5(i::text) AS h FROM generate_series(1, 990000) i;
+SELECT (cuckoofilter_info(c)).load_factor,
+       pg_size_pretty(pg_column_size(c)::bigint) AS cuckoo_size,
+       pg_size_pretty(pg_column_size(b)::bigint) AS bloom_size,
+       cuckoofilter_count(cuckoofilter_add(c, md5('1')), md5('1')) AS copies_of_1
+FROM (SELECT cuckoofilter_agg(h, 990000, 0.001) AS c, bloom_agg(h, 990000, 0.001) AS b FROM pw) s;
 
 -- The pagebloom index: equality on any combination of columns of a wide table, one small index
 CREATE TABLE wide AS
