@@ -56,5 +56,4 @@ test: deps
 	sh test/run-tests.sh
 
 bench: deps
-	$(MAKE) install
 	sh test/bench/run.sh
