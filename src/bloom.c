@@ -123,8 +123,9 @@ BloomParamString(const Bloom *b)
  * full check of the payload (BloomValidate).
  */
 void
-BloomCheck(const Bloom *b, Size size)
+BloomCheck(const void *b_arg, Size size)
 {
+	const Bloom *b = b_arg;
 	uint64		m;
 	uint32		k;
 
@@ -144,8 +145,9 @@ BloomCheck(const Bloom *b, Size size)
 
 /* Full check of a value from outside: structure plus no bits beyond m */
 static void
-BloomValidate(const Bloom *b)
+BloomValidate(const void *b_arg)
 {
+	const Bloom *b = b_arg;
 	uint64		m,
 				i,
 				nbits;
@@ -242,8 +244,10 @@ BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 /* Raise 22023 unless a and b have the same m, k and seed */
 void
-BloomCheckCompatible(const Bloom *a, const Bloom *b)
+BloomCheckCompatible(const void *a_arg, const void *b_arg)
 {
+	const Bloom *a = a_arg;
+	const Bloom *b = b_arg;
 	if (BloomM(a) != BloomM(b) || BloomK(a) != BloomK(b) ||
 		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
 		BfParamMismatch("bloom", BloomParamString(a), BloomParamString(b));
@@ -364,20 +368,6 @@ BloomEstimateFpr(uint64 m, uint32 k, uint64 x)
  * ---------------------------------------------------------------------
  */
 
-/* check op: BloomCheck */
-static void
-BloomCheckOp(const struct varlena *v, Size size)
-{
-	BloomCheck((const Bloom *) v, size);
-}
-
-/* validate op: BloomValidate */
-static void
-BloomValidateOp(const struct varlena *v)
-{
-	BloomValidate((const Bloom *) v);
-}
-
 /* new_sized op: an empty filter for capacity elements at fpr */
 static struct varlena *
 BloomNewSized(int64 capacity, double fpr, uint64 seed)
@@ -419,13 +409,6 @@ BloomAddOp(struct varlena *v, BfHasher *h, Datum value)
 	return v;
 }
 
-/* check_compatible op: BloomCheckCompatible */
-static void
-BloomCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
-{
-	BloomCheckCompatible((const Bloom *) a, (const Bloom *) b);
-}
-
 /* merge op: OR other into state, in place */
 static struct varlena *
 BloomUnionOp(struct varlena *state, const struct varlena *other)
@@ -444,24 +427,24 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 
 /* equal op: 22023 for different parameters, else whether the bits are equal */
 static bool
-BloomEqualOp(const struct varlena *a, const struct varlena *b)
+BloomEqualOp(const void *a, const void *b)
 {
-	BloomCheckCompatible((const Bloom *) a, (const Bloom *) b);
-	return BloomEqual((const Bloom *) a, (const Bloom *) b);
+	BloomCheckCompatible(a, b);
+	return BloomEqual(a, b);
 }
 
 static const BfTypeOps BloomOps = {
 	.name = "bloom",
 	.kind = BF_KIND_BLOOM,
 	.headsize = BLOOM_HDRSZ,
-	.check = BloomCheckOp,
-	.validate = BloomValidateOp,
+	.check = BloomCheck,
+	.validate = BloomValidate,
 	.new_sized = BloomNewSized,
 	.text_read = BloomTextRead,
 	.text_write = BloomTextWrite,
 	.add = BloomAddOp,
 	.agg_add = BloomAddOp,
-	.check_compatible = BloomCheckCompatibleOp,
+	.check_compatible = BloomCheckCompatible,
 	.merge = BloomUnionOp,
 	.equal = BloomEqualOp,
 };

@@ -39,9 +39,9 @@ BloomK(const Bloom *b)
 extern Size BloomPayloadSize(uint64 m);
 extern Bloom *BloomNew(uint64 m, uint32 k, uint64 seed);
 extern void BloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k);
-extern void BloomCheck(const Bloom *b, Size size);
+extern void BloomCheck(const void *b_arg, Size size);
 extern Bloom *BloomGetArg(FunctionCallInfo fcinfo, int argno);
-extern void BloomCheckCompatible(const Bloom *a, const Bloom *b);
+extern void BloomCheckCompatible(const void *a_arg, const void *b_arg);
 extern void BloomUnionInto(Bloom *a, const Bloom *b);
 extern uint64 BloomBitsSet(const Bloom *b);
 extern double BloomEstimateCardinality(uint64 m, uint32 k, uint64 x);

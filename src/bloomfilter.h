@@ -381,7 +381,9 @@ extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
  * what the text form's "data=" field holds.  Ops that update a filter get
  * a value this call may modify (a private copy, or the aggregate's own
  * state); they may return it or a new datum built in CurrentMemoryContext
- * (a grown quotient filter, a chained cuckoo filter).
+ * (a grown quotient filter, a chained cuckoo filter).  The read-only ops
+ * take const void *, so that a type's own check, validate, compatibility
+ * and equality functions serve directly.
  */
 typedef struct varlena *(*BfMergeFn) (struct varlena *state, const struct varlena *other);
 
@@ -391,9 +393,9 @@ typedef struct BfTypeOps
 	BfKind		kind;
 	Size		headsize;		/* fixed header bytes before the payload */
 	/* cheap structural check of a datum of size bytes (22P02) */
-	void		(*check) (const struct varlena *v, Size size);
+	void		(*check) (const void *v, Size size);
 	/* full check of a value from outside: text input, recv (22P02) */
-	void		(*validate) (const struct varlena *v);
+	void		(*validate) (const void *v);
 	/* an empty filter for capacity elements at fpr (22023, 54000) */
 	struct varlena *(*new_sized) (int64 capacity, double fpr, uint64 seed);
 	/*
@@ -413,11 +415,11 @@ typedef struct BfTypeOps
 	/* remove one copy of a non-null element, in place (NULL: no removal) */
 	void		(*remove) (struct varlena *v, BfHasher *h, Datum value);
 	/* 22023 unless a and b can be combined, naming both sides' parameters */
-	void		(*check_compatible) (const struct varlena *a, const struct varlena *b);
+	void		(*check_compatible) (const void *a, const void *b);
 	/* union of compatible filters: the | operator and the union aggregates */
 	BfMergeFn	merge;
 	/* equality for = and <> (may itself refuse incompatible filters) */
-	bool		(*equal) (const struct varlena *a, const struct varlena *b);
+	bool		(*equal) (const void *a, const void *b);
 } BfTypeOps;
 
 extern struct varlena *BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops);

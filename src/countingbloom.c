@@ -185,8 +185,9 @@ CBloomParamString(const CountingBloom *cb)
  * full check of the payload (CBloomValidate).
  */
 static void
-CBloomCheck(const CountingBloom *cb, Size size)
+CBloomCheck(const void *cb_arg, Size size)
 {
+	const CountingBloom *cb = cb_arg;
 	uint64		m;
 	uint32		k;
 
@@ -210,8 +211,9 @@ CBloomCheck(const CountingBloom *cb, Size size)
  * beyond m.  Every 4-bit value 0..15 is a valid counter.
  */
 static void
-CBloomValidate(const CountingBloom *cb)
+CBloomValidate(const void *cb_arg)
 {
+	const CountingBloom *cb = cb_arg;
 	uint64		m;
 	Size		i,
 				n;
@@ -229,8 +231,10 @@ CBloomValidate(const CountingBloom *cb)
 
 /* Raise 22023 unless a and b have the same m, k and seed */
 static void
-CBloomCheckCompatible(const CountingBloom *a, const CountingBloom *b)
+CBloomCheckCompatible(const void *a_arg, const void *b_arg)
 {
+	const CountingBloom *a = a_arg;
+	const CountingBloom *b = b_arg;
 	if (CBloomM(a) != CBloomM(b) || CBloomK(a) != CBloomK(b) ||
 		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
 		BfParamMismatch("countingbloom", CBloomParamString(a), CBloomParamString(b));
@@ -476,8 +480,10 @@ CBloomCounterStats(const CountingBloom *cb, uint64 *nonzero, uint64 *saturated)
  * different parameters are refused, like every binary operation on filters.
  */
 static bool
-CBloomEqual(const CountingBloom *a, const CountingBloom *b)
+CBloomEqual(const void *a_arg, const void *b_arg)
 {
+	const CountingBloom *a = a_arg;
+	const CountingBloom *b = b_arg;
 	CBloomCheckCompatible(a, b);
 	return memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
 }
@@ -486,20 +492,6 @@ CBloomEqual(const CountingBloom *a, const CountingBloom *b)
  * The type's operations (BfTypeOps) for the generic entry points
  * ---------------------------------------------------------------------
  */
-
-/* check op: CBloomCheck */
-static void
-CBloomCheckOp(const struct varlena *v, Size size)
-{
-	CBloomCheck((const CountingBloom *) v, size);
-}
-
-/* validate op: CBloomValidate */
-static void
-CBloomValidateOp(const struct varlena *v)
-{
-	CBloomValidate((const CountingBloom *) v);
-}
 
 /* new_sized op: an empty filter for capacity elements at fpr */
 static struct varlena *
@@ -551,13 +543,6 @@ CBloomRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 	(void) CBloomRemoveHash(cb, BfHashDatum(h, value, BfGet64(cb->hdr.seed)), false);
 }
 
-/* check_compatible op: CBloomCheckCompatible */
-static void
-CBloomCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
-{
-	CBloomCheckCompatible((const CountingBloom *) a, (const CountingBloom *) b);
-}
-
 /* merge op: add other's counters into state, in place */
 static struct varlena *
 CBloomUnionOp(struct varlena *state, const struct varlena *other)
@@ -574,28 +559,21 @@ CBloomDifferenceOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* equal op: CBloomEqual (22023 for different parameters) */
-static bool
-CBloomEqualOp(const struct varlena *a, const struct varlena *b)
-{
-	return CBloomEqual((const CountingBloom *) a, (const CountingBloom *) b);
-}
-
 static const BfTypeOps CBloomOps = {
 	.name = "countingbloom",
 	.kind = BF_KIND_COUNTINGBLOOM,
 	.headsize = CBLOOM_HDRSZ,
-	.check = CBloomCheckOp,
-	.validate = CBloomValidateOp,
+	.check = CBloomCheck,
+	.validate = CBloomValidate,
 	.new_sized = CBloomNewSized,
 	.text_read = CBloomTextRead,
 	.text_write = CBloomTextWrite,
 	.add = CBloomAddOp,
 	.agg_add = CBloomAddOp,
 	.remove = CBloomRemoveOp,
-	.check_compatible = CBloomCheckCompatibleOp,
+	.check_compatible = CBloomCheckCompatible,
 	.merge = CBloomUnionOp,
-	.equal = CBloomEqualOp,
+	.equal = CBloomEqual,
 };
 
 /* The filter argument argno, detoasted and checked */

@@ -421,8 +421,9 @@ CfDecodeSub(const CfSubHeader *sh, Size off, Size total, int f, CfSub *s)
  * functions add the full check of every entry (CfValidate).
  */
 static void
-CfCheck(const CuckooFilter *cf, Size size)
+CfCheck(const void *cf_arg, Size size)
 {
+	const CuckooFilter *cf = cf_arg;
 	uint32		nsub,
 				k;
 	int			f;
@@ -481,8 +482,9 @@ CfSubAt(const CuckooFilter *cf, Size off, CfSub *s)
 
 /* Full check of a value from outside: structure plus every entry */
 static void
-CfValidate(const CuckooFilter *cf)
+CfValidate(const void *cf_arg)
 {
+	const CuckooFilter *cf = cf_arg;
 	Size		size = VARSIZE(cf);
 	uint32		nsub,
 				k;
@@ -1137,8 +1139,10 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 
 /* Raise 22023 unless a and b have the same f, primary bucket count and seed */
 static void
-CfCheckCompatible(const CuckooFilter *a, const CuckooFilter *b)
+CfCheckCompatible(const void *a_arg, const void *b_arg)
 {
+	const CuckooFilter *a = a_arg;
+	const CuckooFilter *b = b_arg;
 	const CfSubHeader *sa = (const CfSubHeader *) a->data;
 	const CfSubHeader *sb = (const CfSubHeader *) b->data;
 
@@ -1189,8 +1193,10 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
 
 /* Same parameters and same stored bytes (the insert counter is not compared) */
 static bool
-CfEqual(const CuckooFilter *a, const CuckooFilter *b)
+CfEqual(const void *a_arg, const void *b_arg)
 {
+	const CuckooFilter *a = a_arg;
+	const CuckooFilter *b = b_arg;
 	return VARSIZE(a) == VARSIZE(b) && a->hdr.seed == b->hdr.seed &&
 		a->hdr.hashalg == b->hdr.hashalg &&
 		memcmp((const char *) a + CF_HDRSZ - 16, (const char *) b + CF_HDRSZ - 16,
@@ -1227,20 +1233,6 @@ CfEstimateFpr(const CuckooFilter *cf)
  * The type's operations (BfTypeOps) for the generic entry points
  * ---------------------------------------------------------------------
  */
-
-/* check op: CfCheck */
-static void
-CfCheckOp(const struct varlena *v, Size size)
-{
-	CfCheck((const CuckooFilter *) v, size);
-}
-
-/* validate op: CfValidate */
-static void
-CfValidateOp(const struct varlena *v)
-{
-	CfValidate((const CuckooFilter *) v);
-}
 
 /* new_sized op: an empty filter of one sub-filter for capacity elements at fpr */
 static struct varlena *
@@ -1401,13 +1393,6 @@ CfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 	(void) CfRemoveHash(cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)));
 }
 
-/* check_compatible op: CfCheckCompatible */
-static void
-CfCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
-{
-	CfCheckCompatible((const CuckooFilter *) a, (const CuckooFilter *) b);
-}
-
 /* merge op: reinsert other's fingerprints into state (which may chain) */
 static struct varlena *
 CfUnionOp(struct varlena *state, const struct varlena *other)
@@ -1418,19 +1403,12 @@ CfUnionOp(struct varlena *state, const struct varlena *other)
 	return (struct varlena *) cf;
 }
 
-/* equal op: CfEqual */
-static bool
-CfEqualOp(const struct varlena *a, const struct varlena *b)
-{
-	return CfEqual((const CuckooFilter *) a, (const CuckooFilter *) b);
-}
-
 static const BfTypeOps CfOps = {
 	.name = CF_TYPNAME,
 	.kind = BF_KIND_CUCKOOFILTER,
 	.headsize = CF_HDRSZ,
-	.check = CfCheckOp,
-	.validate = CfValidateOp,
+	.check = CfCheck,
+	.validate = CfValidate,
 	.new_sized = CfNewSized,
 	.text_read = CfTextRead,
 	.text_done = CfTextDone,
@@ -1438,9 +1416,9 @@ static const BfTypeOps CfOps = {
 	.add = CfAddOp,
 	.agg_add = CfAggAddOp,
 	.remove = CfRemoveOp,
-	.check_compatible = CfCheckCompatibleOp,
+	.check_compatible = CfCheckCompatible,
 	.merge = CfUnionOp,
-	.equal = CfEqualOp,
+	.equal = CfEqual,
 };
 
 /* The filter argument argno, detoasted and checked */

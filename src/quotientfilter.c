@@ -329,8 +329,9 @@ QfParamString(const QuotientFilter *qf)
  * count.  Input functions add the full check of the slots (QfValidate).
  */
 static void
-QfCheck(const QuotientFilter *qf, Size size)
+QfCheck(const void *qf_arg, Size size)
 {
+	const QuotientFilter *qf = qf_arg;
 	BfValidateHeader(QF_TYPNAME, (const struct varlena *) qf, BF_KIND_QUOTIENTFILTER, QF_HDRSZ);
 	if (qf->q < QF_MIN_Q || qf->q > QF_MAX_Q)
 		BfCorrupt(QF_TYPNAME, "q = %u is out of range.", qf->q);
@@ -373,8 +374,9 @@ QfWalkStart(const QfTable *t, uint64 *start)
  * elements counted match the header.
  */
 static void
-QfValidate(const QuotientFilter *qf)
+QfValidate(const void *qf_arg)
 {
+	const QuotientFilter *qf = qf_arg;
 	QfTable		t;
 	uint64		start,
 				step,
@@ -930,8 +932,10 @@ QfCheckFingerprint(const QuotientFilter *qf, int64 value)
 
 /* Raise 22023 unless a and b can be merged: same p, seed and hash */
 static void
-QfCheckCompatible(const QuotientFilter *a, const QuotientFilter *b)
+QfCheckCompatible(const void *a_arg, const void *b_arg)
 {
+	const QuotientFilter *a = a_arg;
+	const QuotientFilter *b = b_arg;
 	if (a->q + a->r != b->q + b->r || a->hdr.seed != b->hdr.seed ||
 		a->hdr.hashalg != b->hdr.hashalg)
 		BfParamMismatch(QF_TYPNAME, QfParamString(a), QfParamString(b));
@@ -1047,26 +1051,12 @@ QfFprOf(const QuotientFilter *qf, uint64 distinct)
  * ---------------------------------------------------------------------
  */
 
-static bool QfEqual(const QuotientFilter *a, const QuotientFilter *b);
+static bool QfEqual(const void *a_arg, const void *b_arg);
 
 /* ---------------------------------------------------------------------
  * The type's operations (BfTypeOps) for the generic entry points
  * ---------------------------------------------------------------------
  */
-
-/* check op: QfCheck */
-static void
-QfCheckOp(const struct varlena *v, Size size)
-{
-	QfCheck((const QuotientFilter *) v, size);
-}
-
-/* validate op: QfValidate */
-static void
-QfValidateOp(const struct varlena *v)
-{
-	QfValidate((const QuotientFilter *) v);
-}
 
 /* new_sized op: an empty filter for capacity elements at fpr */
 static struct varlena *
@@ -1130,13 +1120,6 @@ QfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 										  qf->q + qf->r));
 }
 
-/* check_compatible op: QfCheckCompatible */
-static void
-QfCheckCompatibleOp(const struct varlena *a, const struct varlena *b)
-{
-	QfCheckCompatible((const QuotientFilter *) a, (const QuotientFilter *) b);
-}
-
 /* merge op: QfMerge, always a new datum */
 static struct varlena *
 QfMergeOp(struct varlena *state, const struct varlena *other)
@@ -1159,28 +1142,21 @@ QfMergeStateOp(struct varlena *state, const struct varlena *other)
 	return QfMergeOp(state, other);
 }
 
-/* equal op: QfEqual (22023 for filters that cannot be compared) */
-static bool
-QfEqualOp(const struct varlena *a, const struct varlena *b)
-{
-	return QfEqual((const QuotientFilter *) a, (const QuotientFilter *) b);
-}
-
 static const BfTypeOps QfOps = {
 	.name = QF_TYPNAME,
 	.kind = BF_KIND_QUOTIENTFILTER,
 	.headsize = QF_HDRSZ,
-	.check = QfCheckOp,
-	.validate = QfValidateOp,
+	.check = QfCheck,
+	.validate = QfValidate,
 	.new_sized = QfNewSized,
 	.text_read = QfTextRead,
 	.text_write = QfTextWrite,
 	.add = QfAddOp,
 	.agg_add = QfAddOp,
 	.remove = QfRemoveOp,
-	.check_compatible = QfCheckCompatibleOp,
+	.check_compatible = QfCheckCompatible,
 	.merge = QfMergeOp,
-	.equal = QfEqualOp,
+	.equal = QfEqual,
 };
 
 /* The filter argument argno, detoasted and checked */
@@ -1554,8 +1530,10 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
  * fingerprint streams are compared.
  */
 static bool
-QfEqual(const QuotientFilter *a, const QuotientFilter *b)
+QfEqual(const void *a_arg, const void *b_arg)
 {
+	const QuotientFilter *a = a_arg;
+	const QuotientFilter *b = b_arg;
 	QfTable		ta,
 				tb;
 	QfIter		ia,
