@@ -1059,12 +1059,12 @@ BfAddGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 }
 
 /*
- * <type>_add(<type>, anyarray): a copy of the filter with every non-null
- * element added in array order.  Intermediate datums of repeated growth
- * are freed as the loop goes.
+ * Apply the add op (add) or the remove op to every non-null element of the
+ * array argument 1, in array order, on a copy of the filter argument 0.
+ * Intermediate datums of repeated growth are freed as the loop goes.
  */
-Datum
-BfAddArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+static Datum
+BfArrayApply(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool add)
 {
 	struct varlena *v;
 	struct varlena *orig;
@@ -1080,16 +1080,33 @@ BfAddArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	h = BfGetArrayElemHasher(fcinfo, 1);
 	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
 	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-		{
-			struct varlena *grown = ops->add(v, h, value);
+	{
+		struct varlena *grown;
 
-			if (grown != v && v != orig)
-				pfree(v);
-			v = grown;
+		if (isnull)
+			continue;
+		if (!add)
+		{
+			ops->remove(v, h, value);
+			continue;
 		}
+		grown = ops->add(v, h, value);
+		if (grown != v && v != orig)
+			pfree(v);
+		v = grown;
+	}
 	array_free_iterator(it);
 	PG_RETURN_POINTER(v);
+}
+
+/*
+ * <type>_add(<type>, anyarray): a copy of the filter with every non-null
+ * element added in array order.
+ */
+Datum
+BfAddArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	return BfArrayApply(fcinfo, ops, true);
 }
 
 /*
@@ -1112,22 +1129,7 @@ BfRemoveGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 Datum
 BfRemoveArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 {
-	struct varlena *v;
-	Datum		result;
-	BfHasher   *h;
-	ArrayIterator it;
-	Datum		value;
-	bool		isnull;
-
-	if (!BfUpdateBegin(fcinfo, ops, &v, &result, &fcinfo->isnull))
-		return result;
-	h = BfGetArrayElemHasher(fcinfo, 1);
-	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
-	while (array_iterate(it, &value, &isnull))
-		if (!isnull)
-			ops->remove(v, h, value);
-	array_free_iterator(it);
-	PG_RETURN_POINTER(v);
+	return BfArrayApply(fcinfo, ops, false);
 }
 
 /*
