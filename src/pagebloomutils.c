@@ -840,6 +840,7 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	BlockNumber indexBlocks;
 	BlockNumber heapBlocks;
 	BlockNumber blkno;
+	uint64		nranges;
 	uint64		bitsSet = 0;
 	double		ranges;
 	double		fill;
@@ -851,6 +852,7 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	meta = &state->meta;
 	indexBlocks = RelationGetNumberOfBlocks(index);
 	heapBlocks = RelationGetNumberOfBlocks(heap);
+	nranges = ((uint64) heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
 
 	for (blkno = 1; blkno < indexBlocks; blkno++)
 	{
@@ -863,14 +865,30 @@ pagebloom_info(PG_FUNCTION_ARGS)
 		if (!PageIsNew(page))
 		{
 			const uint64 *words = PageBloomPageGetWords(page);
+			uint64		first = (uint64) ((blkno - 1) / meta->nblocks) * PB_RANGES_PER_SEGMENT;
+			uint64		valid[PB_ROW_WORDS];
 			int			w;
+			int			j;
 
-			for (w = 0; w < PB_BLOCK_BITS * PB_ROW_WORDS; w++)
-				bitsSet += pg_popcount64(words[w]);
+			/* only the ranges of the table as it is now (it may have shrunk) */
+			for (w = 0; w < PB_ROW_WORDS; w++)
+			{
+				uint64		lo = first + (uint64) w * 64;
+
+				if (lo + 64 <= nranges)
+					valid[w] = ~UINT64CONST(0);
+				else if (lo >= nranges)
+					valid[w] = 0;
+				else
+					valid[w] = (UINT64CONST(1) << (nranges - lo)) - 1;
+			}
+			for (j = 0; j < PB_BLOCK_BITS; j++)
+				for (w = 0; w < PB_ROW_WORDS; w++)
+					bitsSet += pg_popcount64(words[j * PB_ROW_WORDS + w] & valid[w]);
 		}
 		UnlockReleaseBuffer(buf);
 	}
-	ranges = ceil((double) heapBlocks / meta->pagesPerRange);
+	ranges = (double) nranges;
 	fill = ranges > 0 ? (double) bitsSet / (ranges * meta->nblocks * meta->blockBits) : 0;
 
 	memset(nulls, 0, sizeof(nulls));
