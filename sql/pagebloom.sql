@@ -188,6 +188,25 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = -1);
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (length = 80);
 \echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.01,x');
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.7');
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.01,0.01');
+\echo :LAST_ERROR_SQLSTATE
+-- per-column targets: more bits per key where the target is lower
+CREATE INDEX pbt_cf ON pbt USING pagebloom (i4, t, i8) WITH (column_fpr = '0.001,,0.05');
+SELECT column_k[1] > column_k[2] AND column_k[2] > column_k[3] AS k_ordered,
+	column_design_fpr[1] <= 0.001 AND column_design_fpr[2] <= 0.01 AND column_design_fpr[3] <= 0.05 AS targets_met,
+	k = column_k[1] AS k_is_max
+FROM pagebloom_info('pbt_cf');
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT id FROM pbt WHERE i4 = 4321'),
+	('SELECT id FROM pbt WHERE t = ''k4321'' AND i8 = 4321::int8 * 1000003'),
+	('SELECT id FROM pbt WHERE i8 = ANY(''{0,1000003,5}'')')
+) v(q);
+SELECT pagebloom_verify('pbt_cf');
+DROP INDEX pbt_cf;
 CREATE INDEX pbt_i4 ON pbt USING pagebloom (i4, t) WITH (pages_per_range = 4, fpr = 0.001);
 SELECT pages_per_range, k, design_fpr <= 0.001 AS design_ok, target_fpr FROM pagebloom_info('pbt_i4');
 ALTER INDEX pbt_i4 SET (signature_bits = 5000, pages_per_range = 2);

@@ -23,7 +23,7 @@ FROM (SELECT row_number() OVER () AS g, * FROM pbv WHERE id % 300 = 0) s;
 INSERT INTO pbv_probe SELECT 1 + g % 6, 1000001 + g FROM generate_series(1, 1000) g;
 
 -- the matches of every probe (or only of the absent ones) through the index
-CREATE FUNCTION pbv_count_index(only_absent bool DEFAULT false)
+CREATE FUNCTION pbv_count_index(only_absent bool DEFAULT false, only_col int DEFAULT NULL)
 RETURNS TABLE (col int, v int, c bigint)
 LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
 	SELECT p.col, p.v, CASE p.col
@@ -33,7 +33,7 @@ LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
 		WHEN 4 THEN (SELECT count(*) FROM pbv WHERE i4 = p.v)
 		WHEN 5 THEN (SELECT count(*) FROM pbv WHERE i5 = p.v)
 		ELSE (SELECT count(*) FROM pbv WHERE i6 = p.v) END
-	FROM pbv_probe p WHERE NOT only_absent OR p.v > 1000000
+	FROM pbv_probe p WHERE (NOT only_absent OR p.v > 1000000) AND (only_col IS NULL OR p.col = only_col)
 $$;
 -- the same by hash joins, one per column
 CREATE FUNCTION pbv_count_truth() RETURNS TABLE (col int, v int, c bigint)
@@ -80,6 +80,32 @@ SELECT (heap_blks_hit + coalesce(heap_blks_read, 0) - :blks0)::float8 /
 FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
 SELECT :measured_fpr BETWEEN 0.002 AND 0.025 AS fpr_near_target,
 	:measured_fpr <= 2.5 * (SELECT design_fpr FROM pagebloom_info('pbv_idx')) AS fpr_near_design;
+
+-- per-column targets: measured rates of absent keys on a column with 0.1%
+-- and one with 5%, against the design rates
+CREATE INDEX pbv_cf ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (column_fpr = '0.001,,,,,0.05');
+DROP INDEX pbv_idx;
+SELECT pg_stat_force_next_flush();
+SELECT heap_blks_hit + coalesce(heap_blks_read, 0) AS blks0
+FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
+SELECT sum(c) AS absent_matches FROM pbv_count_index(true, 1);
+SELECT pg_stat_force_next_flush();
+SELECT (heap_blks_hit + coalesce(heap_blks_read, 0) - :blks0)::float8 /
+	((SELECT count(*) FROM pbv_probe WHERE col = 1 AND v > 1000000) * pg_relation_size('pbv') / 8192) AS fpr1,
+	heap_blks_hit + coalesce(heap_blks_read, 0) AS blks1
+FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
+SELECT sum(c) AS absent_matches FROM pbv_count_index(true, 6);
+SELECT pg_stat_force_next_flush();
+SELECT (heap_blks_hit + coalesce(heap_blks_read, 0) - :blks1)::float8 /
+	((SELECT count(*) FROM pbv_probe WHERE col = 6 AND v > 1000000) * pg_relation_size('pbv') / 8192) AS fpr6
+FROM pg_statio_user_tables WHERE relname = 'pbv' \gset
+SELECT column_k[1] > column_k[6] AS more_bits_for_the_lower_target,
+	:fpr1 <= 3 * column_design_fpr[1] AS col1_near_design,
+	:fpr6 BETWEEN 0.5 * column_design_fpr[6] AND 1.5 * column_design_fpr[6] AS col6_near_design,
+	:fpr1 < :fpr6 / 10 AS col1_much_lower
+FROM pagebloom_info('pbv_cf');
+CREATE INDEX pbv_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6);
+DROP INDEX pbv_cf;
 
 -- the planner: the index for selective equality, a sequential scan when the
 -- probes would pass most ranges
@@ -148,4 +174,4 @@ SELECT pagebloom_verify('pbv_idx');
 SELECT * FROM pbv_mismatches();
 
 DROP TABLE pbv, pbv_probe, pbl;
-DROP FUNCTION pbv_mismatches(), pbv_count_index(bool), pbv_count_truth(), pb_plan(text);
+DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_truth(), pb_plan(text);

@@ -36,7 +36,17 @@
 PG_FUNCTION_INFO_V1(pagebloom_handler);
 
 static relopt_kind pb_relopt_kind;
-static relopt_parse_elt pb_relopt_tab[3];
+static relopt_parse_elt pb_relopt_tab[4];
+
+/* Check a column_fpr list when it is set */
+static void
+PbValidateColumnFpr(const char *value)
+{
+	double		fprs[INDEX_MAX_KEYS];
+
+	if (value != NULL)
+		(void) PbParseColumnFpr(value, fprs, true);
+}
 
 /* Register the reloptions kind; called once from _PG_init */
 void
@@ -67,6 +77,13 @@ PageBloomInit(void)
 	pb_relopt_tab[2].optname = "signature_bits";
 	pb_relopt_tab[2].opttype = RELOPT_TYPE_INT;
 	pb_relopt_tab[2].offset = offsetof(PageBloomOptions, signatureBits);
+
+	add_string_reloption(pb_relopt_kind, "column_fpr",
+						 "Target false-positive rate of each column, comma-separated; an empty entry takes fpr",
+						 NULL, PbValidateColumnFpr, ShareUpdateExclusiveLock);
+	pb_relopt_tab[3].optname = "column_fpr";
+	pb_relopt_tab[3].opttype = RELOPT_TYPE_STRING;
+	pb_relopt_tab[3].offset = offsetof(PageBloomOptions, columnFprOffset);
 }
 
 /* Parse and validate reloptions */

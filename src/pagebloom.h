@@ -94,6 +94,10 @@ typedef struct PageBloomMetaPageData
 	float8		rowsPerRange;	/* design load: rows per range */
 	uint32		signatureBitsOption;	/* reloption, 0 = computed */
 	uint32		unused;
+	uint8		kcol[INDEX_MAX_KEYS];	/* bits per key of each column; k is
+										 * their maximum */
+	float4		designFprCol[INDEX_MAX_KEYS];	/* design FPR of each column;
+												 * designFpr is the maximum */
 } PageBloomMetaPageData;
 
 #define PageBloomPageGetMeta(page) \
@@ -106,6 +110,7 @@ typedef struct PageBloomOptions
 	int			pagesPerRange;
 	double		fpr;
 	int			signatureBits;
+	int			columnFprOffset;	/* string: per-column fpr list, 0 = none */
 } PageBloomOptions;
 
 /*
@@ -164,10 +169,13 @@ extern PageBloomState *PbGetState(Relation index);
 extern void PbComputeParams(Relation heap, Relation index,
 							PageBloomMetaPageData *meta);
 extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k);
+extern double PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits,
+								double kbar, int k);
+extern int	PbParseColumnFpr(const char *str, double *fprs, bool report);
 extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
 extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
 extern void PbCheckMetaPage(Relation index, Page page);
-extern void PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows);
+extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
 extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes);
@@ -219,21 +227,21 @@ PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
 }
 
 /*
- * The rows (bit numbers inside its block) of a key, as a mask: k distinct
- * rows.  A splitmix64 sequence seeded by a remix of h supplies 64-bit words;
+ * The rows (bit numbers inside its block) of a key of column attno, as a
+ * mask: k distinct rows (k of that column).  A splitmix64 sequence seeded by a remix of h supplies 64-bit words;
  * each word is cut into draws of the fewest bits that can hold blockBits - 1
  * (6 bits for 63 rows), a draw >= blockBits is rejected (so rows are uniform),
  * and a row already taken is skipped (so every key has k bits).
  */
 static inline uint64
-PbKeyMask(const PageBloomMetaPageData *meta, uint64 h)
+PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h)
 {
 	/* blockBits == PB_BLOCK_BITS (PbCheckMetaPage): constants fold */
 	const uint32 blockbits = PB_BLOCK_BITS;
 	const uint32 nbits = pg_leftmost_one_pos32(PB_BLOCK_BITS - 1) + 1;
 	const uint64 drawmask = (UINT64CONST(1) << nbits) - 1;
 	const int	perword = 64 / nbits;
-	const uint32 k = meta->k;
+	const uint32 k = meta->kcol[attno];
 	uint64		x = h ^ PB_ROW_SALT;
 	uint64		mask = 0;
 	uint32		n = 0;

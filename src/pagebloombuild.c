@@ -192,7 +192,7 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 		bs->havebatch = true;
 		for (i = 0; i < state->natts; i++)
 			bs->batchsig[(Size) PbKeyBlock(meta, hashes[i]) * 64 + range % 64] |=
-				PbKeyMask(meta, hashes[i]);
+				PbKeyMask(meta, i, hashes[i]);
 	}
 
 	bs->indtuples += 1;

@@ -271,12 +271,13 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 				uint64		h = key->hashes[j];
 				BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, PbKeyBlock(meta, h));
 				uint16		rows[PB_MAX_K];
+				int			nrows;
 				Buffer		buf;
 				Page		page;
 
 				if (blkno >= indexBlocks)
 					continue;	/* no such page: no bits */
-				PbKeyRows(meta, h, rows);
+				nrows = PbKeyRows(meta, key->attno, h, rows);
 				buf = ReadBuffer(index, blkno);
 				LockBuffer(buf, BUFFER_LOCK_SHARE);
 				page = BufferGetPage(buf);
@@ -287,9 +288,9 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 					for (w = 0; w < PB_ROW_WORDS; w++)
 					{
 						uint64		x = cand[w];
-						uint32		r;
+						int			r;
 
-						for (r = 0; r < meta->k && x; r++)
+						for (r = 0; r < nrows && x; r++)
 							x &= words[rows[r] * PB_ROW_WORDS + w];
 						acc[w] |= x;
 					}

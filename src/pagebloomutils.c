@@ -40,6 +40,7 @@
 #include "port/pg_bitutils.h"
 #include "storage/lmgr.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -84,7 +85,62 @@ PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k)
 	return Min(sum, 1.0);
 }
 
-/* The best k for a load, and its false-positive rate */
+/*
+ * The false-positive rates, for k = 1 .. PB_MAX_K, of a probe with k bits of a
+ * blocked Bloom filter whose keys set kbar bits each on average: the probed
+ * block holds j other keys (Poisson), each bit of it is set with probability
+ * 1 - (1 - 1/B)^(kbar j).  f[k] receives the rate for k (f[0] unused).
+ */
+static void
+PbBlockedFprAll(double nvalues, uint32 nblocks, int blockbits, double kbar,
+				double *f)
+{
+	double		lambda = nvalues / (double) nblocks;
+	double		q = 1.0 - 1.0 / blockbits;
+	int			jmax;
+	int			j;
+	int			k;
+
+	for (k = 0; k <= PB_MAX_K; k++)
+		f[k] = 0.0;
+	if (lambda <= 0)
+		return;
+	if (lambda > 20000)
+	{
+		double		a = 1.0 - pow(q, kbar * lambda);
+
+		for (k = 1; k <= PB_MAX_K; k++)
+			f[k] = pow(a, k);
+		return;
+	}
+	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
+	for (j = 0; j <= jmax; j++)
+	{
+		double		p = exp(-lambda + j * log(lambda) - lgamma(j + 1.0));
+		double		a = 1.0 - pow(q, kbar * j);
+		double		t = a;
+
+		for (k = 1; k <= PB_MAX_K; k++)
+		{
+			f[k] += p * t;
+			t *= a;
+		}
+	}
+	for (k = 1; k <= PB_MAX_K; k++)
+		f[k] = Min(f[k], 1.0);
+}
+
+/* The rate of a k-bit probe when keys set kbar bits on average */
+double
+PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits, double kbar, int k)
+{
+	double		f[PB_MAX_K + 1];
+
+	PbBlockedFprAll(nvalues, nblocks, blockbits, kbar, f);
+	return f[Max(Min(k, PB_MAX_K), 1)];
+}
+
+/* The best k for a load, all keys with k bits, and its false-positive rate */
 static int
 PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
 {
@@ -107,11 +163,235 @@ PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
 }
 
 /*
+ * The false-positive rates, for k = 1 .. PB_MAX_K, of a k-bit probe of a
+ * blocked filter whose keys come from columns with different bits per key
+ * (kcol[0 .. ncols-1], equally many keys each).  The closed form above
+ * assumes every key sets kbar bits, which underestimates the rate when the
+ * bits per key vary; here the number s of set bits of the probed block is
+ * followed exactly as keys arrive (a key of k distinct random rows turns d
+ * more bits on with hypergeometric probability), weighted by the Poisson
+ * number of keys, and a probe of k distinct rows hits s set bits with
+ * probability C(s, k) / C(B, k).
+ */
+static void
+PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, double *f)
+{
+	static bool tables_ready = false;
+	static double hyper[PB_MAX_K + 1][PB_BLOCK_BITS + 1][PB_MAX_K + 1];
+	static double hitp[PB_BLOCK_BITS + 1][PB_MAX_K + 1];
+	double		lambda = nvalues / (double) nblocks;
+	double		weight[PB_MAX_K + 1];
+	double		prob[PB_BLOCK_BITS + 1];
+	double		next[PB_BLOCK_BITS + 1];
+	const int	B = PB_BLOCK_BITS;
+	int			jmax;
+	int			j;
+	int			k;
+	int			sbits;
+	int			c;
+
+	if (!tables_ready)
+	{
+		for (k = 0; k <= PB_MAX_K; k++)
+			for (sbits = 0; sbits <= B; sbits++)
+			{
+				int			d;
+
+				for (d = 0; d <= PB_MAX_K; d++)
+				{
+					/* d of the key's k rows among the B - s unset ones */
+					if (d > k || d > B - sbits || k - d > sbits)
+						hyper[k][sbits][d] = 0;
+					else
+						hyper[k][sbits][d] = exp(lgamma(B - sbits + 1.0) - lgamma(d + 1.0) - lgamma(B - sbits - d + 1.0)
+												 + lgamma(sbits + 1.0) - lgamma(k - d + 1.0) - lgamma(sbits - k + d + 1.0)
+												 - (lgamma(B + 1.0) - lgamma(k + 1.0) - lgamma(B - k + 1.0)));
+				}
+				hitp[sbits][k] = (k > sbits) ? 0 :
+					exp(lgamma(sbits + 1.0) - lgamma(sbits - k + 1.0) - lgamma(B + 1.0) + lgamma(B - k + 1.0));
+			}
+		tables_ready = true;
+	}
+
+	for (k = 0; k <= PB_MAX_K; k++)
+	{
+		f[k] = 0;
+		weight[k] = 0;
+	}
+	if (lambda <= 0)
+		return;
+	if (lambda > 200)
+	{
+		/* a saturated block: the closed form is as good */
+		double		kbar = 0;
+
+		for (c = 0; c < ncols; c++)
+			kbar += kcol[c];
+		PbBlockedFprAll(nvalues, nblocks, B, kbar / ncols, f);
+		return;
+	}
+	for (c = 0; c < ncols; c++)
+		weight[kcol[c]] += 1.0 / ncols;
+
+	memset(prob, 0, sizeof(prob));
+	prob[0] = 1.0;
+	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
+	for (j = 0; j <= jmax; j++)
+	{
+		double		w = exp(-lambda + j * log(lambda) - lgamma(j + 1.0));
+
+		for (sbits = 0; sbits <= B; sbits++)
+			if (prob[sbits] > 0)
+				for (k = 1; k <= PB_MAX_K; k++)
+					f[k] += w * prob[sbits] * hitp[sbits][k];
+		/* one more key */
+		memset(next, 0, sizeof(next));
+		for (sbits = 0; sbits <= B; sbits++)
+		{
+			if (prob[sbits] <= 0)
+				continue;
+			for (k = 1; k <= PB_MAX_K; k++)
+			{
+				int			d;
+
+				if (weight[k] <= 0)
+					continue;
+				for (d = 0; d <= k && sbits + d <= B; d++)
+					next[sbits + d] += prob[sbits] * weight[k] * hyper[k][sbits][d];
+			}
+		}
+		memcpy(prob, next, sizeof(prob));
+	}
+	for (k = 1; k <= PB_MAX_K; k++)
+		f[k] = Min(f[k], 1.0);
+}
+
+/*
+ * Bits per key for columns with different targets, for nblocks blocks: each
+ * column takes the fewest bits that meet its target given the average bits
+ * per key of all columns (which sets the fill), repeated until stable.
+ * Returns whether every target is met; kcol and fprs get the choice.
+ */
+static bool
+PbMixedKs(double nvalues, uint32 nblocks, int ncols, const double *targets,
+		  uint8 *kcol, double *fprs)
+{
+	double		f[PB_MAX_K + 1];
+	bool		ok = true;
+	int			iter;
+	int			c;
+
+	for (c = 0; c < ncols; c++)
+		kcol[c] = (uint8) Max(Min((int) ceil(-log2(targets[c])), PB_MAX_K), 1);
+	for (iter = 0; iter < 30; iter++)
+	{
+		bool		changed = false;
+
+		PbMixedFprAll(nvalues, nblocks, kcol, ncols, f);
+		for (c = 0; c < ncols; c++)
+		{
+			int			chosen = 0;
+			int			bestk = 1;
+			int			kk;
+
+			for (kk = 1; kk <= PB_MAX_K; kk++)
+			{
+				if (f[kk] < f[bestk])
+					bestk = kk;
+				if (chosen == 0 && f[kk] <= targets[c])
+					chosen = kk;
+			}
+			if (chosen == 0)
+				chosen = bestk;
+			if (chosen != kcol[c])
+				changed = true;
+			kcol[c] = (uint8) chosen;
+		}
+		if (!changed)
+			break;
+	}
+	PbMixedFprAll(nvalues, nblocks, kcol, ncols, f);
+	for (c = 0; c < ncols; c++)
+	{
+		fprs[c] = f[kcol[c]];
+		if (fprs[c] > targets[c])
+			ok = false;
+	}
+	return ok;
+}
+
+/*
+ * Parse a column_fpr list: comma-separated rates, an empty entry meaning the
+ * index's fpr (stored as -1).  Returns the number of entries; with report,
+ * a malformed list raises 22023, else -1 is returned.
+ */
+int
+PbParseColumnFpr(const char *str, double *fprs, bool report)
+{
+	const char *p = str;
+	int			n = 0;
+
+	for (;;)
+	{
+		char	   *end;
+		double		v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (n >= INDEX_MAX_KEYS)
+		{
+			if (!report)
+				return -1;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"column_fpr\": more than %d entries", INDEX_MAX_KEYS),
+					 errhint("Give one false-positive rate per index column, separated by commas.")));
+		}
+		if (*p == ',' || *p == '\0')
+			v = -1;				/* the index's fpr */
+		else
+		{
+			errno = 0;
+			v = strtod(p, &end);
+			if (end == p || errno != 0 || !(v >= 0.000001 && v <= 0.5))
+			{
+				if (!report)
+					return -1;
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid value for option \"column_fpr\": \"%s\"", str),
+						 errdetail("Entry %d is not a number between 0.000001 and 0.5.", n + 1),
+						 errhint("Give one false-positive rate per index column, separated by commas; leave an entry empty for the index's fpr.")));
+			}
+			p = end;
+			while (*p == ' ' || *p == '\t')
+				p++;
+		}
+		fprs[n++] = v;
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+		{
+			if (!report)
+				return -1;
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"column_fpr\": \"%s\"", str),
+					 errhint("Give one false-positive rate per index column, separated by commas.")));
+		}
+		p++;
+	}
+	return n;
+}
+
+/*
  * Choose the parameters of a new index from its reloptions and the table:
  * rows per range from the table's density (planner statistics, or the tuple
  * width when it has none), then the fewest signature blocks whose blocked
- * one-column probe false-positive rate meets the target, unless
- * signature_bits fixes the size.
+ * one-column probe false-positive rate meets the target of every column
+ * (fpr, or column_fpr), unless signature_bits fixes the size.  With one
+ * target all columns share the best k; with different targets each column
+ * gets the fewest bits per key that meet its own (PbMixedKs).
  */
 void
 PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
@@ -121,14 +401,38 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 	double		target = opts ? opts->fpr : PB_DEFAULT_FPR;
 	int			sigbits = opts ? opts->signatureBits : 0;
 	int			ncols = IndexRelationGetNumberOfKeyAttributes(index);
+	double		targets[INDEX_MAX_KEYS];
+	uint8		kcol[INDEX_MAX_KEYS];
+	double		fprs[INDEX_MAX_KEYS];
+	bool		mixed = false;
 	BlockNumber pages = 0;
 	double		tuples = 0;
 	double		allvis;
 	double		density;
 	double		nvalues;
 	uint32		nblocks;
-	double		f;
-	int			k;
+	int			c;
+
+	for (c = 0; c < ncols; c++)
+		targets[c] = target;
+	if (opts && opts->columnFprOffset != 0)
+	{
+		double		list[INDEX_MAX_KEYS];
+		int			n = PbParseColumnFpr((char *) opts + opts->columnFprOffset, list, true);
+
+		if (n > ncols)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"column_fpr\" lists %d rates but index \"%s\" has %d columns",
+							n, RelationGetRelationName(index), ncols),
+					 errhint("Give at most one false-positive rate per index column.")));
+		for (c = 0; c < n; c++)
+			if (list[c] > 0)
+				targets[c] = list[c];
+	}
+	for (c = 1; c < ncols; c++)
+		if (targets[c] != targets[0])
+			mixed = true;
 
 	if (heap->rd_rel->relkind == RELKIND_RELATION ||
 		heap->rd_rel->relkind == RELKIND_MATVIEW)
@@ -142,18 +446,19 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 	{
 		nblocks = (uint32) ((sigbits + PB_BLOCK_BITS - 1) / PB_BLOCK_BITS);
 		nblocks = Max(nblocks, 1);
-		k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
 	}
 	else
 	{
 		uint32		lo = 0,
 					hi = 1;
 
-		/* double until the target is met, then bisect */
+		/* double until the targets are met, then bisect */
 		while (hi < PB_MAX_NBLOCKS)
 		{
-			PbBestK(nvalues, hi, PB_BLOCK_BITS, &f);
-			if (f <= target)
+			double		f;
+
+			if (mixed ? PbMixedKs(nvalues, hi, ncols, targets, kcol, fprs) :
+				(PbBestK(nvalues, hi, PB_BLOCK_BITS, &f), f <= target))
 				break;
 			lo = hi;
 			hi = Min(hi * 2, PB_MAX_NBLOCKS);
@@ -161,15 +466,28 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 		while (hi - lo > 1)
 		{
 			uint32		mid = lo + (hi - lo) / 2;
+			double		f;
 
-			PbBestK(nvalues, mid, PB_BLOCK_BITS, &f);
-			if (f <= target)
+			if (mixed ? PbMixedKs(nvalues, mid, ncols, targets, kcol, fprs) :
+				(PbBestK(nvalues, mid, PB_BLOCK_BITS, &f), f <= target))
 				hi = mid;
 			else
 				lo = mid;
 		}
 		nblocks = hi;
-		k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
+	}
+	if (mixed)
+		PbMixedKs(nvalues, nblocks, ncols, targets, kcol, fprs);
+	else
+	{
+		double		f;
+		int			k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
+
+		for (c = 0; c < ncols; c++)
+		{
+			kcol[c] = (uint8) k;
+			fprs[c] = f;
+		}
 	}
 
 	memset(meta, 0, sizeof(*meta));
@@ -180,12 +498,19 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 	meta->blockBits = PB_BLOCK_BITS;
 	meta->rowWords = PB_ROW_WORDS;
 	meta->ncols = ncols;
-	meta->k = k;
 	meta->seed = 0;
 	meta->targetFpr = target;
-	meta->designFpr = f;
 	meta->rowsPerRange = density * ppr;
 	meta->signatureBitsOption = sigbits;
+	meta->k = 0;
+	meta->designFpr = 0;
+	for (c = 0; c < ncols; c++)
+	{
+		meta->kcol[c] = kcol[c];
+		meta->designFprCol[c] = (float4) fprs[c];
+		meta->k = Max(meta->k, kcol[c]);
+		meta->designFpr = Max(meta->designFpr, fprs[c]);
+	}
 }
 
 /* ---------------------------------------------------------------------
@@ -222,6 +547,18 @@ PbInitSlicePage(Page page, uint32 segment, uint32 block)
 	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
 }
 
+/* Are the per-column bits per key all in 1 .. PB_MAX_K? */
+static bool
+PbKcolValid(const PageBloomMetaPageData *meta)
+{
+	uint32		c;
+
+	for (c = 0; c < meta->ncols && c < INDEX_MAX_KEYS; c++)
+		if (meta->kcol[c] < 1 || meta->kcol[c] > PB_MAX_K)
+			return false;
+	return true;
+}
+
 /* Check that a metapage is ours and of a layout this code reads */
 void
 PbCheckMetaPage(Relation index, Page page)
@@ -242,7 +579,8 @@ PbCheckMetaPage(Relation index, Page page)
 		meta->nblocks < 1 || meta->nblocks > PB_MAX_NBLOCKS ||
 		meta->k < 1 || meta->k > PB_MAX_K ||
 		meta->pagesPerRange < 1 || meta->pagesPerRange > PB_MAX_PAGES_PER_RANGE ||
-		meta->ncols != (uint32) IndexRelationGetNumberOfKeyAttributes(index))
+		meta->ncols != (uint32) IndexRelationGetNumberOfKeyAttributes(index) ||
+		!PbKcolValid(meta))
 		ereport(ERROR,
 				(errcode(ERRCODE_INDEX_CORRUPTED),
 				 errmsg("pagebloom index \"%s\" has an unsupported layout",
@@ -304,11 +642,11 @@ PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
 		hashes[i] = PbKeyHash(state, i, values[i], isnull[i]);
 }
 
-/* The k rows of a key, ascending */
-void
-PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows)
+/* The rows of a key of column attno, ascending; returns their number */
+int
+PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows)
 {
-	uint64		mask = PbKeyMask(meta, h);
+	uint64		mask = PbKeyMask(meta, attno, h);
 	int			i = 0;
 
 	while (mask)
@@ -316,7 +654,8 @@ PbKeyRows(const PageBloomMetaPageData *meta, uint64 h, uint16 *rows)
 		rows[i++] = (uint16) pg_rightmost_one_pos64(mask);
 		mask &= mask - 1;
 	}
-	Assert(i == (int) meta->k);
+	Assert(i == (int) meta->kcol[attno]);
+	return i;
 }
 
 /* ---------------------------------------------------------------------
@@ -367,6 +706,7 @@ PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment)
 typedef struct PbPendingKey
 {
 	BlockNumber blkno;
+	int			nrows;
 	uint16		rows[PB_MAX_K];
 } PbPendingKey;
 
@@ -411,7 +751,6 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	PbPendingKey keys[INDEX_MAX_KEYS];
 	uint32		word = rangebit / 64;
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
-	int			k = meta->k;
 	bool		needwal = RelationNeedsWAL(index);
 	int			i;
 
@@ -419,7 +758,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	for (i = 0; i < nhashes; i++)
 	{
 		keys[i].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, hashes[i]));
-		PbKeyRows(meta, hashes[i], keys[i].rows);
+		keys[i].nrows = PbKeyRows(meta, i, hashes[i], keys[i].rows);
 	}
 	qsort(keys, nhashes, sizeof(PbPendingKey), PbPendingKeyCmp);
 
@@ -458,7 +797,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 			{
 				int			r;
 
-				for (r = 0; r < k && !isnew[nbufs]; r++)
+				for (r = 0; r < keys[i].nrows && !isnew[nbufs]; r++)
 				{
 					uint16		idx = keys[i].rows[r] * PB_ROW_WORDS + word;
 					int			c;
@@ -525,7 +864,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					{
 						int			r;
 
-						for (r = 0; r < k; r++)
+						for (r = 0; r < keys[j].nrows; r++)
 							words[keys[j].rows[r] * PB_ROW_WORDS + word] |= mask;
 					}
 					MarkBufferDirty(bufs[b]);
@@ -635,7 +974,7 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				nvals = Max(estimate_array_length(lsecond(((ScalarArrayOpExpr *) clause)->args)), 1);
 			restricted = true;
 			probes += nvals;
-			pass *= 1.0 - pow(1.0 - meta.designFpr, nvals);
+			pass *= 1.0 - pow(1.0 - meta.designFprCol[iclause->indexcol], nvals);
 		}
 	}
 
@@ -752,9 +1091,9 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
 		BlockNumber blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, h));
 		uint16		rows[PB_MAX_K];
+		int			nrows = PbKeyRows(meta, i, h, rows);
 		bool		ok = false;
 
-		PbKeyRows(meta, h, rows);
 		if (blkno < vs->indexBlocks)
 		{
 			Buffer		buf = ReadBuffer(index, blkno);
@@ -763,7 +1102,7 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
 			ok = !PageIsNew(page) &&
-				PbKeyBitsSet(PageBloomPageGetWords(page), rows, meta->k,
+				PbKeyBitsSet(PageBloomPageGetWords(page), rows, nrows,
 							 rangebit / 64, UINT64CONST(1) << (rangebit % 64));
 			UnlockReleaseBuffer(buf);
 		}
@@ -844,8 +1183,8 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	uint64		bitsSet = 0;
 	double		ranges;
 	double		fill;
-	Datum		values[14];
-	bool		nulls[14];
+	Datum		values[16];
+	bool		nulls[16];
 
 	index = PbOpenIndex(indexoid, AccessShareLock, &heap);
 	state = PbGetState(index);
@@ -905,20 +1244,43 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	values[10] = Float8GetDatum(meta->rowsPerRange);
 	values[11] = Int64GetDatum((int64) ranges);
 	values[12] = Float8GetDatum(fill);
-	/* one-column probe FPR for the key count that explains the fill */
-	if (fill <= 0)
-		values[13] = Float8GetDatum(0.0);
-	else if (fill >= 1)
-		values[13] = Float8GetDatum(1.0);
-	else
+	/*
+	 * one-column probe FPR for the key count that explains the fill, for the
+	 * column with the fewest bits per key
+	 */
 	{
-		double		m = (double) meta->nblocks * meta->blockBits;
-		double		nkeys = -m * log(1.0 - fill) / meta->k;
+		double		kbar = 0;
+		int			kmin = PB_MAX_K;
+		Datum		kd[INDEX_MAX_KEYS];
+		Datum		fd[INDEX_MAX_KEYS];
+		uint32		c;
 
-		values[13] = Float8GetDatum(PbBlockedFpr(nkeys, meta->nblocks, meta->blockBits, meta->k));
+		for (c = 0; c < meta->ncols; c++)
+		{
+			kbar += meta->kcol[c];
+			kmin = Min(kmin, meta->kcol[c]);
+			kd[c] = Int32GetDatum(meta->kcol[c]);
+			fd[c] = Float8GetDatum((double) meta->designFprCol[c]);
+		}
+		kbar /= meta->ncols;
+		if (fill <= 0)
+			values[13] = Float8GetDatum(0.0);
+		else if (fill >= 1)
+			values[13] = Float8GetDatum(1.0);
+		else
+		{
+			double		m = (double) meta->nblocks * meta->blockBits;
+			double		nkeys = -m * log(1.0 - fill) / kbar;
+
+			values[13] = Float8GetDatum(PbBlockedFprMixed(nkeys, meta->nblocks,
+														  meta->blockBits, kbar, kmin));
+		}
+		values[14] = PointerGetDatum(construct_array(kd, meta->ncols, INT4OID, 4, true, TYPALIGN_INT));
+		values[15] = PointerGetDatum(construct_array(fd, meta->ncols, FLOAT8OID, 8,
+													 FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	}
 
 	index_close(index, AccessShareLock);
 	table_close(heap, AccessShareLock);
-	return BfInfoTuple(fcinfo, values, nulls, 14);
+	return BfInfoTuple(fcinfo, values, nulls, 16);
 }

@@ -87,7 +87,7 @@ PbResumCallback(Relation index, ItemPointer tid, Datum *values,
 	{
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
 		uint64	   *words = rs->segbits + (Size) PbKeyBlock(meta, h) * PB_PAGE_WORDS;
-		uint64		m = PbKeyMask(meta, h);
+		uint64		m = PbKeyMask(meta, i, h);
 
 		while (m)
 		{

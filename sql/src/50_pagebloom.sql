@@ -17,7 +17,8 @@ CREATE FUNCTION pagebloom_info(index regclass,
 	OUT block_bits integer, OUT k integer, OUT ranges_per_segment integer,
 	OUT segments bigint, OUT index_pages bigint, OUT target_fpr float8,
 	OUT design_fpr float8, OUT design_rows_per_range float8, OUT ranges bigint,
-	OUT fill_ratio float8, OUT estimated_fpr float8)
+	OUT fill_ratio float8, OUT estimated_fpr float8,
+	OUT column_k integer[], OUT column_design_fpr float8[])
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
 
 -- Rebuild the signatures of ranges whose bits have mostly gone stale
