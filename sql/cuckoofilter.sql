@@ -175,6 +175,11 @@ FROM (SELECT cuckoofilter_add(cuckoofilter_empty(10), 1) f) s;
 -- errors, with their SQLSTATEs
 SELECT cuckoofilter_empty(0);
 \echo :LAST_ERROR_SQLSTATE
+-- = and <> refuse filters with other parameters, like every binary operation
+SELECT cuckoofilter_empty(100) = cuckoofilter_empty(100000);
+\echo :LAST_ERROR_SQLSTATE
+SELECT cuckoofilter_empty(100, 0.01, 1) <> cuckoofilter_empty(100, 0.01, 2);
+\echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_empty(100, 0);
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_empty(100, 1.5);

@@ -1155,6 +1155,8 @@ BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want)
 	struct varlena *a = BfGetFilterArg(fcinfo, 0, ops);
 	struct varlena *b = BfGetFilterArg(fcinfo, 1, ops);
 
+	/* like every binary operation, refuse filters with other parameters */
+	ops->check_compatible(a, b);
 	PG_RETURN_BOOL(ops->equal(a, b) == want);
 }
 
