@@ -37,8 +37,11 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
-cp -al /usr/lib/postgresql/15 "$inst/usr/lib/postgresql/"
-cp -al /usr/share/postgresql/15 "$inst/usr/share/postgresql/"
+# hard links where /tmp shares a file system with /usr, a copy otherwise
+for d in lib share; do
+	cp -al /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/" 2>/dev/null ||
+		cp -a /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/"
+done
 rm -f "$inst"/usr/lib/postgresql/15/lib/bloomfilter.so "$inst"/usr/share/postgresql/15/extension/bloomfilter*
 
 # optimized build, under the build lock test/run-tests.sh takes
