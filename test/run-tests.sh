@@ -34,8 +34,10 @@ inst="$work/install"
 mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
 # hard links where /tmp shares a file system with /usr, a copy otherwise
 for d in lib share; do
-	cp -al /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/" 2>/dev/null ||
+	if ! cp -al /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/" 2>/dev/null; then
+		rm -rf "$inst/usr/$d/postgresql/15"	# never write through a partial set of links
 		cp -a /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/"
+	fi
 done
 rm -f "$inst"/usr/lib/postgresql/15/lib/bloomfilter.so "$inst"/usr/share/postgresql/15/extension/bloomfilter*
 BIN="$inst/usr/lib/postgresql/15/bin"
