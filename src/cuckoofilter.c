@@ -196,6 +196,23 @@ CfSetEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
 	memcpy(p + (bit >> 3), &w, 8);
 }
 
+/* Write the f-bit entry at bit offset bit of p and return what it held */
+static inline uint32
+CfSwapEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
+{
+	uint64		w;
+	uint32		old;
+	int			sh = (int) (bit & 7);
+
+	memcpy(&w, p + (bit >> 3), 8);
+	w = BfGet64(w);
+	old = (uint32) (w >> sh) & fmask;
+	w = (w & ~((uint64) fmask << sh)) | ((uint64) v << sh);
+	w = BfPut64(w);
+	memcpy(p + (bit >> 3), &w, 8);
+	return old;
+}
+
 /* Bit offset of entry j of bucket i */
 static inline uint64
 CfEntryBit(uint64 i, int j, int f)
@@ -214,6 +231,42 @@ CfBucketWord(const uint8 *p, uint64 bit)
 }
 
 /*
+ * The top bit of every entry of x (4 entries of f bits, f <= 14, nothing
+ * above them) that is zero, without branches: adding the low-bits mask to
+ * the low f-1 bits of an entry carries into its top bit exactly when they are
+ * not all zero, and never into the next entry.  hi has the top bit of each
+ * entry set, low the other bits of the 4 entries.
+ */
+static pg_attribute_always_inline uint64
+CfZeroEntries(uint64 x, uint64 hi, uint64 low)
+{
+	return ~(((x & low) + low) | x) & hi;
+}
+
+/*
+ * Entries of a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord,
+ * without branches or loops (SWAR): the number equal to fp, and a bit mask
+ * of the free ones (bit j for entry j).
+ */
+static pg_attribute_always_inline int
+CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
+{
+	uint64		lsb = 1 | (UINT64CONST(1) << f) | (UINT64CONST(1) << (2 * f)) |
+		(UINT64CONST(1) << (3 * f));
+	uint64		hi = lsb << (f - 1);
+	uint64		low = ((UINT64CONST(1) << (4 * f)) - 1) ^ hi;
+	uint64		x = w & (hi | low);
+	uint64		eq = CfZeroEntries(x ^ ((uint64) fp * lsb), hi, low) >> (f - 1);
+	uint64		ze = CfZeroEntries(x, hi, low) >> (f - 1);
+
+	/* eq and ze have bit j*f for entry j */
+	*zeros = (uint32) ((ze & 1) | ((ze >> (f - 1)) & 2) |
+					   ((ze >> (2 * f - 2)) & 4) | ((ze >> (3 * f - 3)) & 8));
+	/* the sum of eq's 4 bits lands in bits 3f..3f+2 of eq * lsb */
+	return (int) (((eq * lsb) >> (3 * f)) & 7);
+}
+
+/*
  * Scan a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord: the
  * number of entries equal to fp, and in *empty (if not NULL) the first free
  * entry or -1.
@@ -221,21 +274,11 @@ CfBucketWord(const uint8 *p, uint64 bit)
 static inline int
 CfWordScan(uint64 w, int f, uint32 fp, int *empty)
 {
-	uint32		fmask = CfFpMask(f);
-	int			j,
-				n = 0,
-				e = -1;
+	uint32		zeros;
+	int			n = CfWordMasks(w, f, fp, &zeros);
 
-	for (j = 0; j < CF_BUCKET_SIZE; j++)
-	{
-		uint32		v = (uint32) (w >> (j * f)) & fmask;
-
-		n += (v == fp);
-		if (v == 0 && e < 0)
-			e = j;
-	}
 	if (empty)
-		*empty = e;
+		*empty = zeros ? pg_rightmost_one_pos32(zeros) : -1;
 	return n;
 }
 
@@ -267,29 +310,6 @@ CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
 }
 
 /*
- * Entries of a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord,
- * without branches: the number equal to fp, and a bit mask of the free ones.
- */
-static pg_attribute_always_inline int
-CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
-{
-	uint32		fmask = CfFpMask(f);
-	uint32		z = 0;
-	int			j,
-				n = 0;
-
-	for (j = 0; j < CF_BUCKET_SIZE; j++)
-	{
-		uint32		v = (uint32) (w >> (j * f)) & fmask;
-
-		n += (v == fp);
-		z |= (uint32) (v == 0) << j;
-	}
-	*zeros = z;
-	return n;
-}
-
-/*
  * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
  * of fp in both, and in *zeros the free entries, bits 0..3 for i1 and bits
  * 4..7 for i2.  For f <= 14 both memory loads are issued before either
@@ -304,6 +324,7 @@ CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *z
 	uint32		z1,
 				z2 = 0;
 	int			n,
+				n2,
 				e1,
 				e2 = -1;
 
@@ -311,11 +332,13 @@ CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *z
 	{
 		uint64		w1 = CfBucketWord(table, b1),
 					w2 = CfBucketWord(table, b2);
+		uint32		same = (uint32) (i1 == i2);
 
 		n = CfWordMasks(w1, f, fp, &z1);
-		if (i2 != i1)
-			n += CfWordMasks(w2, f, fp, &z2);
-		*zeros = z1 | (z2 << CF_BUCKET_SIZE);
+		n2 = CfWordMasks(w2, f, fp, &z2);
+		/* a bucket that is its own alternate counts once */
+		n += n2 & -(int) (same ^ 1);
+		*zeros = z1 | ((z2 & (same - 1)) << CF_BUCKET_SIZE);
 		return n;
 	}
 	n = CfBucketScan(table, b1, f, fp, &e1);
@@ -712,10 +735,11 @@ CfSubStore(CuckooFilter *cf, const CfSub *s)
  * Store fp, which belongs to bucket i (or its alternate), in sub-filter s,
  * whose victim slot must be free: into a free entry of one of its two
  * buckets, else by at most CF_MAX_KICKS relocations, else into the victim
- * slot.  Always succeeds.  Updates s and its stored header.
+ * slot.  Always succeeds.  Updates s and its stored header.  pair_full says
+ * the caller already found both buckets full (and skips looking again).
  */
 static void
-CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp)
+CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 {
 	int			f = cf->fpbits;
 	uint32		fmask = CfFpMask(f);
@@ -728,7 +752,7 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp)
 
 	Assert(!s->victim_used);
 	s->count++;
-	if (CfBucketPut(table, i, f, fp) || CfBucketPut(table, i2, f, fp))
+	if (!pair_full && (CfBucketPut(table, i, f, fp) || CfBucketPut(table, i2, f, fp)))
 	{
 		CfSubStore(cf, s);
 		return;
@@ -738,11 +762,8 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp)
 	for (kick = 0; kick < CF_MAX_KICKS; kick++)
 	{
 		int			j = (int) (CfRandNext(&rng) >> 62);
-		uint64		bit = CfEntryBit(cur, j, f);
-		uint32		old = CfGetEntry(table, bit, fmask);
 
-		CfSetEntry(table, bit, fmask, curfp);
-		curfp = old;
+		curfp = CfSwapEntry(table, CfEntryBit(cur, j, f), fmask, curfp);
 		cur = CfAltIndex(cur, curfp, s->mask);
 		if (CfBucketPut(table, cur, f, curfp))
 		{
@@ -774,7 +795,7 @@ CfSubReplaceVictim(CuckooFilter *cf, CfSub *s)
 	s->victim_fp = 0;
 	s->victim_bucket = 0;
 	s->count--;
-	CfSubInsert(cf, s, vb, vfp);
+	CfSubInsert(cf, s, vb, vfp, false);
 }
 
 /* growlog2 value asking CfChainInsert for twice the largest sub-filter */
@@ -866,7 +887,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		CfSubStore(cf, &target);
 	}
 	else
-		CfSubInsert(cf, &target, i & target.mask, fp);
+		CfSubInsert(cf, &target, i & target.mask, fp, have_target);
 	cf->count = BfPut64(BfGet64(cf->count) + 1);
 	return CF_INSERTED;
 }
