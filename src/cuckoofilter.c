@@ -923,19 +923,55 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 	CuckooFilter *cf = *pcf;
 	CfInsertResult r;
 
-	/* start loading both buckets of the first sub-filter right away */
+	/*
+	 * The common case, a first sub-filter with a free victim slot (it takes
+	 * every insert, see CfChainInsert), inline: both bucket loads issued
+	 * together, one hash mix for the alternate bucket, and only the counts
+	 * of the headers written.
+	 */
 	{
-		const CfSubHeader *sh = (const CfSubHeader *) cf->data;
+		CfSubHeader *sh = (CfSubHeader *) cf->data;
 
-		if (likely(sh->log2buckets <= CF_MAX_LOG2))
+		if (likely(!sh->victim_used && sh->log2buckets <= CF_MAX_LOG2))
 		{
+			int			f = cf->fpbits;
+			uint32		fp = CfFingerprint(h, f);
 			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
 			uint64		i1 = h & mask;
-			uint64		i2 = CfAltIndex(i1, CfFingerprint(h, cf->fpbits), mask);
-			const char *table = (const char *) cf->data + CF_SUBHDRSZ;
+			uint64		i2 = CfAltIndex(i1, fp, mask);
+			uint8	   *table = (uint8 *) cf->data + CF_SUBHDRSZ;
+			uint32		zeros;
+			int			n;
 
-			__builtin_prefetch(table + (CfEntryBit(i1, 0, cf->fpbits) >> 3), 1);
-			__builtin_prefetch(table + (CfEntryBit(i2, 0, cf->fpbits) >> 3), 1);
+			/* both cache lines requested before anything else happens */
+			__builtin_prefetch(table + (CfEntryBit(i1, 0, f) >> 3), 1);
+			__builtin_prefetch(table + (CfEntryBit(i2, 0, f) >> 3), 1);
+			n = CfPairScan(table, i1, i2, f, fp, &zeros);
+
+			/* 2b copies of this pair already: saturated, store nothing */
+			if (n < CfSaturation(i1, i2))
+			{
+				if (likely(zeros != 0))
+				{
+					/* the first free entry of i1, else of i2 */
+					int			first = pg_rightmost_one_pos32(zeros);
+
+					CfSetEntry(table, CfEntryBit(first < CF_BUCKET_SIZE ? i1 : i2,
+												 first & (CF_BUCKET_SIZE - 1), f),
+							   CfFpMask(f), fp);
+					sh->count = BfPut64(BfGet64(sh->count) + 1);
+				}
+				else
+				{
+					CfSub		s;
+
+					CfSubAt(cf, CF_HDRSZ, &s);
+					CfSubInsert(cf, &s, i1, fp, true);
+				}
+				cf->count = BfPut64(BfGet64(cf->count) + 1);
+			}
+			cf->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cf->hdr.ninserts), 1));
+			return;
 		}
 	}
 
