@@ -25,6 +25,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -102,6 +103,8 @@ typedef struct QfTable
 	uint64		rmask;			/* r low bits */
 	uint64		wmask;			/* w low bits */
 	uint64		nwords;			/* payload size in 64-bit words */
+	uint64		nwin;			/* slots a 64-bit window holds whole: 64 / w */
+	uint64		ones;			/* bit 0 of each of the nwin slots of a window */
 } QfTable;
 
 /* Payload bytes of a table of 2^q slots of r-bit remainders */
@@ -119,9 +122,11 @@ QfPayloadSizeD(int q, int r)
 }
 
 /* Set up a table view of a filter */
-static void
+static inline void
 QfOpen(QfTable *t, const QuotientFilter *qf)
 {
+	int			b;
+
 	t->data = (uint8 *) qf->slots;
 	t->q = qf->q;
 	t->r = qf->r;
@@ -131,6 +136,13 @@ QfOpen(QfTable *t, const QuotientFilter *qf)
 	t->rmask = (UINT64CONST(1) << t->r) - 1;
 	t->wmask = t->w == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << t->w) - 1;
 	t->nwords = QfPayloadSize(t->q, t->r) / 8;
+	t->nwin = 0;
+	t->ones = 0;
+	for (b = 0; b + t->w <= 64; b += t->w)
+	{
+		t->ones |= UINT64CONST(1) << b;
+		t->nwin++;
+	}
 }
 
 /* Read a little-endian 64-bit word */
@@ -152,12 +164,14 @@ QfStore(uint8 *p, uint64 v)
 }
 
 /*
- * The w-bit field of slot i.  Except in the last payload word, both words
- * the field may touch are read and combined without a data-dependent
- * branch ((hi << 1) << (63 - sh) is hi << (64 - sh), and 0 for sh = 0).
+ * The 64 payload bits from the start of slot i: slots i .. i + nwin - 1
+ * whole (and zeros past the end of the payload).  Except in the last
+ * payload word, both words the bits may touch are read and combined without
+ * a data-dependent branch ((hi << 1) << (63 - sh) is hi << (64 - sh), and
+ * 0 for sh = 0).
  */
 static inline uint64
-QfGet(const QfTable *t, uint64 i)
+QfWindow(const QfTable *t, uint64 i)
 {
 	uint64		bit = i * (uint64) t->w;
 	uint64		wi = bit >> 6;
@@ -167,7 +181,14 @@ QfGet(const QfTable *t, uint64 i)
 
 	if (likely(wi + 1 < t->nwords))
 		v |= (QfLoad(p + 8) << 1) << (63 - sh);
-	return v & t->wmask;
+	return v;
+}
+
+/* The w-bit field of slot i */
+static inline uint64
+QfGet(const QfTable *t, uint64 i)
+{
+	return QfWindow(t, i) & t->wmask;
 }
 
 /* Overwrite the w-bit field of slot i */
@@ -459,38 +480,87 @@ QfValidate(const void *qf_arg)
  * ---------------------------------------------------------------------
  */
 
+/* The mask of the first n slots' bit 0 in a window (n <= nwin) */
+static inline uint64
+QfWindowMask(const QfTable *t, uint64 n)
+{
+	uint64		nbits = n * (uint64) t->w;
+
+	return nbits >= 64 ? t->ones : t->ones & ((UINT64CONST(1) << nbits) - 1);
+}
+
 /*
  * The slot where the run of quotient fq starts (or would start, if fq's
  * is_occupied bit was just set): walk back to the start of the cluster,
  * counting the occupied quotients passed, then forward from the cluster's
- * first run, skipping that many runs.
+ * first run, skipping that many runs.  Both walks go a window of nwin slots
+ * at a time: one load gives the slots' metadata bits, a mask of bit 0 of
+ * each slot picks them out, and a population count or a leftmost /
+ * rightmost bit search replaces a slot-by-slot loop.
  */
 static uint64
 QfRunStart(const QfTable *t, uint64 fq)
 {
-	uint64		b = fq,
-				s,
+	uint64		hi = fq,
+				b,
 				runs = 0,
 				steps = 0,
-				v = QfGet(t, fq);
+				limit = 4 * t->nslots + 4;
 
-	while (v & QF_SHIFTED)
+	if ((QfGet(t, fq) & QF_SHIFTED) == 0)
+		return fq;
+
+	/* back to the cluster's start, the nearest slot before fq not shifted */
+	for (;;)
 	{
-		b = QfPrev(t, b);
-		v = QfGet(t, b);
-		if (v & QF_OCCUPIED)
-			runs++;
-		QfLoopGuard(t, &steps);
+		uint64		lo,
+					m,
+					v,
+					unshifted;
+
+		if (hi == 0)
+			hi = t->nslots;
+		lo = hi >= t->nwin ? hi - t->nwin : 0;
+		m = QfWindowMask(t, hi - lo);
+		v = QfWindow(t, lo);
+		unshifted = ~(v >> 2) & m;
+		if (unshifted != 0)
+		{
+			int			top = pg_leftmost_one_pos64(unshifted);
+
+			runs += pg_popcount64(v & m & (PG_UINT64_MAX << top));
+			b = lo + (uint32) top / (uint32) t->w;
+			break;
+		}
+		runs += pg_popcount64(v & m);
+		steps += hi - lo;
+		if (steps > limit)
+			BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
+		hi = lo;
 	}
-	s = b;
+
+	/* forward from b past runs run heads (slots without is_continuation) */
 	while (runs > 0)
 	{
-		s = QfNext(t, s);
-		if ((QfGet(t, s) & QF_CONTINUATION) == 0)
-			runs--;
-		QfLoopGuard(t, &steps);
+		uint64		pos = QfNext(t, b),
+					n = Min(t->nwin, t->nslots - pos),
+					m = QfWindowMask(t, n),
+					heads = ~(QfWindow(t, pos) >> 1) & m,
+					c = pg_popcount64(heads);
+
+		if (c >= runs)
+		{
+			while (--runs > 0)
+				heads &= heads - 1;
+			return pos + (uint32) pg_rightmost_one_pos64(heads) / (uint32) t->w;
+		}
+		runs -= c;
+		b = pos + n - 1;
+		steps += n;
+		if (steps > limit)
+			BfCorrupt(QF_TYPNAME, "The slot metadata is inconsistent (a walk over the table does not end).");
 	}
-	return s;
+	return b;
 }
 
 /* Whether the fingerprint (fq, fr) is stored */
