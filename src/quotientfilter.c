@@ -104,6 +104,7 @@ typedef struct QfTable
 	uint64		wmask;			/* w low bits */
 	uint64		nwords;			/* payload size in 64-bit words */
 	uint64		nwin;			/* slots a 64-bit window holds whole: 64 / w */
+	uint32		recip;			/* ceil(2^16 / w), for QfWindowSlot */
 	uint64		ones;			/* bit 0 of each of the nwin slots of a window */
 } QfTable;
 
@@ -121,12 +122,36 @@ QfPayloadSizeD(int q, int r)
 	return ceil(ldexp(1.0, q) * (double) (r + 3) / 64.0) * 8.0;
 }
 
+/*
+ * Window constants per slot width w (QfTable.nwin and .ones), filled in on
+ * first use so that opening a table for one probe does not loop.
+ */
+static uint64 QfWinOnes[QF_MAX_R + 4];
+static uint8 QfWinSlots[QF_MAX_R + 4];
+static uint32 QfWinRecip[QF_MAX_R + 4];	/* ceil(2^16 / w) */
+
+/* Fill in the window constants of slot width w */
+static pg_noinline void
+QfInitWindow(int w)
+{
+	uint64		ones = 0;
+	int			n = 0,
+				b;
+
+	for (b = 0; b + w <= 64; b += w)
+	{
+		ones |= UINT64CONST(1) << b;
+		n++;
+	}
+	QfWinOnes[w] = ones;
+	QfWinRecip[w] = (65536 + w - 1) / w;
+	QfWinSlots[w] = (uint8) n;
+}
+
 /* Set up a table view of a filter */
 static inline void
 QfOpen(QfTable *t, const QuotientFilter *qf)
 {
-	int			b;
-
 	t->data = (uint8 *) qf->slots;
 	t->q = qf->q;
 	t->r = qf->r;
@@ -136,13 +161,11 @@ QfOpen(QfTable *t, const QuotientFilter *qf)
 	t->rmask = (UINT64CONST(1) << t->r) - 1;
 	t->wmask = t->w == 64 ? PG_UINT64_MAX : (UINT64CONST(1) << t->w) - 1;
 	t->nwords = QfPayloadSize(t->q, t->r) / 8;
-	t->nwin = 0;
-	t->ones = 0;
-	for (b = 0; b + t->w <= 64; b += t->w)
-	{
-		t->ones |= UINT64CONST(1) << b;
-		t->nwin++;
-	}
+	if (unlikely(QfWinSlots[t->w] == 0))
+		QfInitWindow(t->w);
+	t->nwin = QfWinSlots[t->w];
+	t->ones = QfWinOnes[t->w];
+	t->recip = QfWinRecip[t->w];
 }
 
 /* Read a little-endian 64-bit word */
@@ -490,6 +513,17 @@ QfWindowMask(const QfTable *t, uint64 n)
 }
 
 /*
+ * The slot (from the window's first) whose bit 0 is window bit bit, a
+ * multiple of w below 64: bit / w without a division (exact, since
+ * bit * (ceil(2^16 / w) - 2^16 / w) < 64 is far below 2^16 / w).
+ */
+static inline uint64
+QfWindowSlot(const QfTable *t, int bit)
+{
+	return ((uint32) bit * t->recip) >> 16;
+}
+
+/*
  * The slot where the run of quotient fq starts (or would start, if fq's
  * is_occupied bit was just set): walk back to the start of the cluster,
  * counting the occupied quotients passed, then forward from the cluster's
@@ -529,7 +563,7 @@ QfRunStart(const QfTable *t, uint64 fq)
 			int			top = pg_leftmost_one_pos64(unshifted);
 
 			runs += pg_popcount64(v & m & (PG_UINT64_MAX << top));
-			b = lo + (uint32) top / (uint32) t->w;
+			b = lo + QfWindowSlot(t, top);
 			break;
 		}
 		runs += pg_popcount64(v & m);
@@ -552,7 +586,7 @@ QfRunStart(const QfTable *t, uint64 fq)
 		{
 			while (--runs > 0)
 				heads &= heads - 1;
-			return pos + (uint32) pg_rightmost_one_pos64(heads) / (uint32) t->w;
+			return pos + QfWindowSlot(t, pg_rightmost_one_pos64(heads));
 		}
 		runs -= c;
 		b = pos + n - 1;
