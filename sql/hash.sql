@@ -93,3 +93,12 @@ SELECT h_enum = bloomfilter_hash(convert_from('\x636166c3a9', 'UTF8')::mood) AS 
 	h_row = bloomfilter_hash(ROW(convert_from('\x636166c3a9', 'UTF8'))) AS row_same
 FROM enc;
 RESET client_encoding;
+
+-- types that compare equal to another type's values hash as that type: reg* as oid, cidr as inet
+SELECT bloomfilter_hash('pg_class'::regclass) = bloomfilter_hash('pg_class'::regclass::oid) AS regclass_oid,
+	bloomfilter_hash('int4'::regtype) = bloomfilter_hash(23::oid) AS regtype_oid,
+	bloomfilter_hash(1259::oid) = bloomfilter_hash(1259::int8) AS oid_int8,
+	bloomfilter_hash('10.5.0.0/16'::cidr) = bloomfilter_hash('10.5.0.0/16'::inet) AS cidr_inet,
+	bloomfilter_hash('10.5.0.0/16'::cidr) <> bloomfilter_hash('10.5.0.0/24'::cidr) AS cidr_bits_matter;
+SELECT bloom_add(bloom_empty(100), '10.5.0.0/16'::cidr) @> '10.5.0.0/16'::inet AS cidr_added_inet_probe,
+	bloom_add(bloom_empty(100), 'pg_class'::regclass) @> 1259::oid AS regclass_added_oid_probe;

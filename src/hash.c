@@ -308,6 +308,20 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			h->canon = BF_CANON_INT8;
 			break;
 		case OIDOID:
+			/* the reg* types are oids under another name: = compares them as oids */
+		case REGPROCOID:
+		case REGPROCEDUREOID:
+		case REGOPEROID:
+		case REGOPERATOROID:
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGCONFIGOID:
+		case REGDICTIONARYOID:
+		case REGNAMESPACEOID:
+		case REGROLEOID:
+#if PG_VERSION_NUM >= 130000
+		case REGCOLLATIONOID:
+#endif
 			h->canon = BF_CANON_OID;
 			break;
 		case TEXTOID:
@@ -374,7 +388,11 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 				bool		isvarlena;
 
 				h->canon = BF_CANON_SEND;
-				getTypeBinaryOutputInfo(base, &sendfn, &isvarlena);
+				/*
+				 * cidr is inet with a flag that cidr_send writes and = ignores
+				 * (cidr '10.0.0.0/8' = inet '10.0.0.0/8'): hash it as inet.
+				 */
+				getTypeBinaryOutputInfo(base == CIDROID ? INETOID : base, &sendfn, &isvarlena);
 				fmgr_info_cxt(sendfn, &h->sendfn, mcxt);
 			}
 			break;
