@@ -1,0 +1,28 @@
+-- pagebloom on columns whose type borrows another type's operator class
+-- (regclass uses oid_ops, cidr uses inet_ops): index scans agree with sequential scans
+CREATE SCHEMA pagebloom_coerced_test;
+SET search_path = pagebloom_coerced_test, public;
+
+CREATE TABLE r AS SELECT c.oid::regclass AS c FROM pg_class c ORDER BY c.oid LIMIT 300;
+CREATE INDEX r_pb ON r USING pagebloom (c);
+CREATE TABLE ci AS SELECT ('10.' || (g % 200) || '.0.0/16')::cidr AS c FROM generate_series(1, 3000) g;
+CREATE INDEX ci_pb ON ci USING pagebloom (c);
+ANALYZE r, ci;
+
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM r WHERE c = 'pg_class'::regclass;
+CREATE TABLE idx AS
+SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
+	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+CREATE TABLE seq AS
+SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
+	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+RESET enable_bitmapscan;
+SELECT i.*, (i.*) = (s.*) AS index_equals_seqscan FROM idx i, seq s;
+SELECT pagebloom_verify('r_pb') > 0 AS r_verified, pagebloom_verify('ci_pb') > 0 AS ci_verified;
