@@ -731,13 +731,19 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 		{
 			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 
+			struct varlena *copy;
+
+			/* empty the cache first: if decompression fails, it stays empty */
 			if (c->inline_raw)
 				pfree(c->inline_raw);
 			if (c->inline_copy)
 				pfree(c->inline_copy);
+			c->inline_raw = NULL;
+			c->inline_copy = NULL;
+			copy = detoast_attr(v);
 			c->inline_raw = palloc(rawlen);
 			memcpy(c->inline_raw, v, rawlen);
-			c->inline_copy = detoast_attr(v);
+			c->inline_copy = copy;
 			MemoryContextSwitchTo(old);
 		}
 		ref->full = c->inline_copy;
