@@ -30,6 +30,9 @@
 #include "nodes/pathnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/lock.h"
+#include "miscadmin.h"
+#include "utils/rel.h"
 #include "utils/relcache.h"
 
 #define PB_MAGIC			0x50424C4DU /* "PBLM" */
@@ -190,14 +193,43 @@ PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
 }
 
 /*
- * The segment lock: a heavyweight page lock on the segment's first slice
- * block.  Inserts into a segment hold it in PB_SEGLOCK_INSERT mode (they do
- * not conflict with each other); re-summarization of the segment holds it in
+ * The segment lock: a heavyweight lock on (database, index, segment).  Inserts
+ * into a segment hold it in PB_SEGLOCK_INSERT mode (they do not conflict with
+ * each other); re-summarization of the segment holds it in
  * PB_SEGLOCK_RESUMMARIZE mode, so no insert can set bits in the segment
- * between the re-summarization's heap scan and its page rewrites.
+ * between the re-summarization's heap scan and its page rewrites.  It is an
+ * advisory-type lock tag (field 4 PB_SEGLOCK_TAG, which user advisory locks
+ * never use: they use 1 and 2), not a page lock: PostgreSQL asserts that no
+ * other heavyweight lock is taken while a page lock is held, and
+ * re-summarization takes some under the segment lock (TOAST tables, catalogs,
+ * whatever index expressions lock).  Held for the transaction at most,
+ * released explicitly.
  */
 #define PB_SEGLOCK_INSERT		ShareLock
 #define PB_SEGLOCK_RESUMMARIZE	ExclusiveLock
+#define PB_SEGLOCK_TAG			0x5042	/* "PB" */
+
+/* Take the segment lock of a segment in mode */
+static inline void
+PbLockSegment(Relation index, uint32 segment, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, RelationGetRelid(index), segment,
+						 PB_SEGLOCK_TAG);
+	(void) LockAcquire(&tag, mode, false, false);
+}
+
+/* Release the segment lock of a segment taken in mode */
+static inline void
+PbUnlockSegment(Relation index, uint32 segment, LOCKMODE mode)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, RelationGetRelid(index), segment,
+						 PB_SEGLOCK_TAG);
+	LockRelease(&tag, mode, false);
+}
 
 /* Salts that separate the null keys and the row derivation from values */
 #define PB_NULL_SALT	UINT64CONST(0x6a09e667f3bcc908)

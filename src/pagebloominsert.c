@@ -35,9 +35,9 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureSegment(index, state, segment);
-	LockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_INSERT);
+	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);
 	PbSetKeys(index, state, segment, range % PB_RANGES_PER_SEGMENT,
 			  hashes, state->natts);
-	UnlockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_INSERT);
+	PbUnlockSegment(index, segment, PB_SEGLOCK_INSERT);
 	return false;
 }

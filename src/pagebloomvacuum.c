@@ -14,16 +14,18 @@
  * ShareUpdateExclusiveLock (held by VACUUM; taken by pagebloom_resummarize:
  * one at a time, reads and writes go on) and, per segment, the segment lock in
  * exclusive mode: inserts into that segment wait until the segment is done,
- * inserts elsewhere do not.  Under the segment lock it computes the new
- * signatures of the candidate ranges from every tuple not yet dead to all
- * transactions (live, recently dead, inserted or deleted by transactions in
- * progress: the set an index build with anyvisible uses, gathered without
- * waiting for any transaction).  A tuple whose heap insert the scan missed has
- * not had its index insert yet (that waits for the segment lock) and sets its
- * bits afterwards.  A candidate range is rewritten when at least min_stale of
- * its set bits are not in the new signature.  Each page is rewritten under its
- * exclusive lock in one generic WAL record as (old AND NOT rewritten-ranges)
- * OR new, so a concurrent scan sees each page either before or after, both
+ * inserts elsewhere do not.  Under the segment lock it reads the heap's size
+ * again and computes the new signatures of the candidate ranges from every
+ * tuple that still has storage on their heap pages (live or dead, but not
+ * inserted by an aborted transaction), gathered without waiting for any
+ * transaction: a dead row loses its bits only after pruning removed it, and
+ * pruning's WAL is what cancels standby queries that could still see it.  A
+ * tuple whose heap insert the scan missed has not had its index insert yet
+ * (that waits for the segment lock) and sets its bits afterwards.  A
+ * candidate range is rewritten when at least min_stale of its set bits are
+ * not in the new signature.  Each page is rewritten under its exclusive lock
+ * in one generic WAL record as (old AND NOT rewritten-ranges) OR new, so a
+ * concurrent scan sees each page either before or after, both
  * supersets of what any snapshot can see; bits missing from a candidate range
  * are added back as well.
  *
@@ -40,6 +42,7 @@
 #include "access/tableam.h"
 #include "access/xlog.h"
 #include "catalog/index.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "storage/freespace.h"
@@ -67,22 +70,24 @@ typedef struct PbResumState
 	uint32		segment;
 	uint32	   *oldcnt;
 	uint32	   *newcnt;
+	/* heap scan */
+	EState	   *estate;
+	TupleTableSlot *slot;
+	ExprState  *predicate;
+	BufferAccessStrategy strategy;
 } PbResumState;
 
-/* Heap scan callback: set a tuple's keys in the new signatures */
+/* Set the keys of one index tuple of heap block blkno in the new signatures */
 static void
-PbResumCallback(Relation index, ItemPointer tid, Datum *values,
-				bool *isnull, bool tupleIsAlive, void *arg)
+PbResumAddTuple(PbResumState *rs, BlockNumber blkno, Datum *values, bool *isnull)
 {
-	PbResumState *rs = (PbResumState *) arg;
 	PageBloomState *state = rs->state;
 	const PageBloomMetaPageData *meta = &state->meta;
-	uint32		range = ItemPointerGetBlockNumber(tid) / meta->pagesPerRange;
+	uint32		range = blkno / meta->pagesPerRange;
 	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
 	int			i;
 
-	if (range / PB_RANGES_PER_SEGMENT != rs->segment)
-		return;					/* cannot happen with a range scan */
+	Assert(range / PB_RANGES_PER_SEGMENT == rs->segment);
 	for (i = 0; i < state->natts; i++)
 	{
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
@@ -95,6 +100,93 @@ PbResumCallback(Relation index, ItemPointer tid, Datum *values,
 				UINT64CONST(1) << (rangebit % 64);
 			m &= m - 1;
 		}
+	}
+}
+
+/*
+ * Set in the new signatures the keys of every tuple that still has storage
+ * on heap blocks first .. first + nblk - 1: every LP_NORMAL item, live or
+ * dead, except tuples whose inserting transaction aborted (never visible to
+ * any snapshot, here or on a standby).  A dead tuple's bits thus go only once
+ * heap pruning has removed its storage, and the WAL of pruning is what
+ * cancels standby queries whose snapshots could still see it; bits cleared
+ * by our generic WAL would cancel nothing.  Never waits for a transaction.
+ */
+static void
+PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
+				  BlockNumber first, BlockNumber nblk)
+{
+	ExprContext *econtext = GetPerTupleExprContext(rs->estate);
+	BlockNumber blkno;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	for (blkno = first; blkno < first + nblk; blkno++)
+	{
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		uint16		lens[MaxHeapTuplesPerPage];
+		int			n = 0;
+		int			i;
+		Buffer		buf;
+		Page		page;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blkno, RBM_NORMAL, rs->strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page))
+		{
+			OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+			OffsetNumber off;
+
+			for (off = FirstOffsetNumber; off <= maxoff; off++)
+			{
+				ItemId		lp = PageGetItemId(page, off);
+				HeapTupleData tup;
+				TransactionId deadAfter;
+
+				if (!ItemIdIsNormal(lp))
+					continue;
+				tup.t_tableOid = RelationGetRelid(heap);
+				tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+				tup.t_len = ItemIdGetLength(lp);
+				ItemPointerSet(&tup.t_self, blkno, off);
+				/* DEAD here means: inserted by an aborted transaction */
+				if (HeapTupleSatisfiesVacuumHorizon(&tup, buf, &deadAfter) == HEAPTUPLE_DEAD)
+					continue;
+				offs[n] = off;
+				lens[n] = (uint16) tup.t_len;
+				n++;
+			}
+		}
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+
+		/*
+		 * Evaluate without the buffer lock (expressions may do anything); the
+		 * pin keeps pruning from moving or removing these tuples.
+		 */
+		for (i = 0; i < n; i++)
+		{
+			HeapTupleData tup;
+			MemoryContext oldcxt;
+
+			tup.t_tableOid = RelationGetRelid(heap);
+			tup.t_data = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, offs[i]));
+			tup.t_len = lens[i];
+			ItemPointerSet(&tup.t_self, blkno, offs[i]);
+			ExecStoreBufferHeapTuple(&tup, rs->slot, buf);
+			oldcxt = MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+			/* a partial index: rows outside its predicate are never probed */
+			if (rs->predicate == NULL || ExecQual(rs->predicate, econtext))
+			{
+				FormIndexDatum(indexInfo, rs->slot, rs->estate, values, isnull);
+				PbResumAddTuple(rs, blkno, values, isnull);
+			}
+			MemoryContextSwitchTo(oldcxt);
+			ExecClearTuple(rs->slot);
+			ResetExprContext(econtext);
+		}
+		ReleaseBuffer(buf);
 	}
 }
 
@@ -119,25 +211,66 @@ PbCountBits(const uint64 *words, uint32 *counts)
 }
 
 /*
- * Re-summarize the candidate ranges (bits of cand) of one segment; return how
- * many were rewritten.  The caller holds ShareUpdateExclusiveLock on the heap
- * and made sure the segment exists.
+ * Re-summarize the candidate ranges of one segment; return how many were
+ * rewritten.  Candidates: every range of the segment in the heap
+ * (byvacuum false), or those whose heap pages have at least freeNeeded bytes
+ * free each on average in the free space map (byvacuum true).  The caller
+ * holds ShareUpdateExclusiveLock on the heap and made sure the segment
+ * exists.
  */
 static int64
 PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
-					 PbResumState *rs, uint32 segment, const uint64 *cand,
-					 double minStale, BlockNumber heapBlocks)
+					 PbResumState *rs, uint32 segment, double minStale,
+					 bool byvacuum, double freeNeeded)
 {
 	const PageBloomMetaPageData *meta = &rs->state->meta;
 	uint64		ppr = meta->pagesPerRange;
+	uint64		cand[PB_ROW_WORDS];
 	uint64		mask[PB_ROW_WORDS];
+	bool		any = false;
+	BlockNumber heapBlocks;
+	uint64		nranges;
 	int64		rewritten = 0;
 	uint32		b;
 	int			r;
 	int			w;
 
 	/* no insert into this segment from here until its pages are rewritten */
-	LockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_RESUMMARIZE);
+	PbLockSegment(index, segment, PB_SEGLOCK_RESUMMARIZE);
+
+	/*
+	 * The heap's size now, under the lock: an insert that extended the heap
+	 * and set its bits before we took the lock must be scanned.
+	 */
+	heapBlocks = RelationGetNumberOfBlocks(heap);
+	nranges = ((uint64) heapBlocks + ppr - 1) / ppr;
+
+	memset(cand, 0, sizeof(cand));
+	for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
+	{
+		uint64		range = (uint64) segment * PB_RANGES_PER_SEGMENT + r;
+		uint64		first = range * ppr;
+
+		if (range >= nranges)
+			break;
+		if (byvacuum)
+		{
+			double		freeBytes = 0;
+			uint64		p;
+
+			for (p = first; p < first + ppr && p < heapBlocks; p++)
+				freeBytes += GetRecordedFreeSpace(heap, (BlockNumber) p);
+			if (freeBytes < freeNeeded * (Min(first + ppr, heapBlocks) - first))
+				continue;
+		}
+		cand[r / 64] |= UINT64CONST(1) << (r % 64);
+		any = true;
+	}
+	if (!any)
+	{
+		PbUnlockSegment(index, segment, PB_SEGLOCK_RESUMMARIZE);
+		return 0;
+	}
 
 	/* new signatures of the candidates: scan each run of candidate ranges */
 	rs->segment = segment;
@@ -160,10 +293,8 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 		first = ((uint64) segment * PB_RANGES_PER_SEGMENT + start) * ppr;
 		nblk = (uint64) (r - start) * ppr;
 		if (first < heapBlocks)
-			table_index_build_range_scan(heap, index, indexInfo, false, true, false,
-										 (BlockNumber) first,
-										 (BlockNumber) Min(nblk, heapBlocks - first),
-										 PbResumCallback, rs, NULL);
+			PbResumScanBlocks(heap, indexInfo, rs, (BlockNumber) first,
+							  (BlockNumber) Min(nblk, heapBlocks - first));
 	}
 
 	/* which candidates are stale? */
@@ -244,7 +375,7 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 		UnlockReleaseBuffer(buf);
 	}
 
-	UnlockPage(index, PbSliceBlkno(meta, segment, 0), PB_SEGLOCK_RESUMMARIZE);
+	PbUnlockSegment(index, segment, PB_SEGLOCK_RESUMMARIZE);
 	return rewritten;
 }
 
@@ -289,38 +420,22 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	rs.oldcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
 	rs.newcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
 
+	rs.estate = CreateExecutorState();
+	rs.slot = MakeSingleTupleTableSlot(RelationGetDescr(heap), &TTSOpsBufferHeapTuple);
+	GetPerTupleExprContext(rs.estate)->ecxt_scantuple = rs.slot;
+	rs.predicate = ExecPrepareQual(indexInfo->ii_Predicate, rs.estate);
+	rs.strategy = GetAccessStrategy(BAS_BULKREAD);
+
 	for (s = 0; s < nsegs; s++)
 	{
-		uint64		cand[PB_ROW_WORDS];
-		uint64		any = 0;
-		int			r;
-
 		CHECK_FOR_INTERRUPTS();
-		memset(cand, 0, sizeof(cand));
-		for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
-		{
-			uint64		range = s * PB_RANGES_PER_SEGMENT + r;
-			uint64		first = range * ppr;
-			uint64		p;
-			double		freeBytes = 0;
-
-			if (range >= nranges)
-				break;
-			if (byvacuum)
-			{
-				for (p = first; p < first + ppr && p < heapBlocks; p++)
-					freeBytes += GetRecordedFreeSpace(heap, (BlockNumber) p);
-				if (freeBytes < freeNeeded * (Min(first + ppr, heapBlocks) - first))
-					continue;
-			}
-			cand[r / 64] |= UINT64CONST(1) << (r % 64);
-			any = 1;
-		}
-		if (any)
-			rewritten += PbResummarizeSegment(heap, index, indexInfo, &rs, (uint32) s,
-											  cand, minStale, heapBlocks);
+		rewritten += PbResummarizeSegment(heap, index, indexInfo, &rs, (uint32) s,
+										  minStale, byvacuum, freeNeeded);
 	}
 
+	ExecDropSingleTupleTableSlot(rs.slot);
+	FreeExecutorState(rs.estate);
+	FreeAccessStrategy(rs.strategy);
 	pfree(rs.segbits);
 	pfree(rs.oldcnt);
 	pfree(rs.newcnt);

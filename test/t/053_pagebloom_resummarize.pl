@@ -1,0 +1,124 @@
+# pagebloom re-summarization against concurrent heap growth and standby
+# snapshots: no false negative in either case.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+
+my $primary = PostgreSQL::Test::Cluster->new('primary');
+$primary->init(allows_streaming => 1);
+$primary->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\nautovacuum = off\n");
+$primary->start;
+$primary->backup('bk');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($primary, 'bk', has_streaming => 1);
+$standby->start;
+
+# --- 1. the heap grows into the last, partly present range while
+# re-summarization waits in an earlier segment (pages_per_range = 2): the new
+# rows' index inserts finish before it reaches their segment, so it must
+# read the heap's size again there and scan them.
+$primary->safe_psql('postgres', q{
+	CREATE EXTENSION bloomfilter;
+	CREATE FUNCTION f(int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	BEGIN
+		IF $1 = -1 THEN
+			PERFORM pg_advisory_lock_shared(4242);
+			PERFORM pg_advisory_unlock_shared(4242);
+		END IF;
+		RETURN $1;
+	END $$;
+	CREATE TABLE t (a int, b int, pad text) WITH (fillfactor = 10, autovacuum_enabled = off);
+	INSERT INTO t VALUES (-1, -1, repeat('x', 300));
+	INSERT INTO t SELECT g, g, repeat('x', 300) FROM generate_series(1, 4100) g;
+});
+# an odd heap size: the last range of 2 pages is half present
+for (1 .. 10)
+{
+	my $nb = $primary->safe_psql('postgres', q{SELECT pg_relation_size('t') / 8192});
+	last if $nb % 2 == 1 && $nb > 2050;
+	$primary->safe_psql('postgres', q{INSERT INTO t VALUES (0, 0, repeat('x', 300))});
+}
+my $nb = $primary->safe_psql('postgres', q{SELECT pg_relation_size('t') / 8192});
+ok($nb % 2 == 1 && $nb > 2048, "heap of $nb blocks: two segments, last range half present");
+$primary->safe_psql('postgres', q{CREATE INDEX t_pb ON t USING pagebloom (f(a), b) WITH (pages_per_range = 2)});
+
+my ($lin, $lout, $lerr) = ('', '', '');
+my $locker = IPC::Run::start(['psql', '-X', '-d', $primary->connstr('postgres'), '-f', '-'],
+	'<', \$lin, '>', \$lout, '2>', \$lerr);
+$lin .= "SELECT pg_advisory_lock(4242);\n\\echo locked\n";
+$locker->pump until $lout =~ /locked/;
+
+my ($rout, $rerr) = ('', '');
+my $resum = IPC::Run::start(['psql', '-X', '-A', '-t', '-d', $primary->connstr('postgres'), '-c',
+	q{SELECT pagebloom_resummarize('t_pb', 0)}], '>', \$rout, '2>', \$rerr);
+$primary->poll_query_until('postgres', q{SELECT count(*) > 0 FROM pg_stat_activity
+	WHERE wait_event = 'advisory' AND query LIKE '%resummarize%'});
+
+# the heap grows into the last range (segment 1) while segment 0 is being done
+$primary->safe_psql('postgres', q{INSERT INTO t SELECT 777770 + g, 777770 + g, repeat('y', 300) FROM generate_series(1, 5) g});
+ok($primary->safe_psql('postgres', q{SELECT pg_relation_size('t') / 8192}) > $nb,
+	'the insert extended the heap');
+
+$lin .= "SELECT pg_advisory_unlock(4242);\n\\q\n";
+$locker->finish;
+$resum->finish;
+is($rerr, '', 'resummarize ran without error or warning');
+
+my $q = q{SELECT string_agg((SELECT count(*) FROM t WHERE b = v)::text, ',' ORDER BY v) FROM generate_series(777771, 777775) v};
+my $seq = $primary->safe_psql('postgres', "SET enable_bitmapscan = off; $q");
+my $idx = $primary->safe_psql('postgres', "SET enable_seqscan = off; $q");
+is($seq, '1,1,1,1,1', 'sequential scan finds the new rows');
+is($idx, $seq, 'bitmap scan after a concurrent resummarize finds every new row');
+like($primary->safe_psql('postgres', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $q"),
+	qr/Bitmap Index Scan on t_pb/, 'and uses the index');
+is($primary->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}),
+	$primary->safe_psql('postgres', q{SELECT count(*) FROM t}), 'pagebloom_verify finds every key');
+
+# --- 2. a standby snapshot still sees a row that the primary deleted; the
+# primary re-summarizes with min_stale 0 (no VACUUM: the row keeps its
+# storage).  Its bits must stay until pruning removes it.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE s (a int, b int) WITH (autovacuum_enabled = off);
+	INSERT INTO s SELECT g, g FROM generate_series(1, 20) g;
+	INSERT INTO s VALUES (555, 555);
+	CREATE INDEX s_pb ON s USING pagebloom (a, b);
+});
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+
+my ($in, $out, $err) = ('', '', '');
+my $h = IPC::Run::start(['psql', '-X', '-A', '-t', '-d', $standby->connstr('postgres'), '-f', '-'],
+	'<', \$in, '>', \$out, '2>', \$err);
+$in .= "SET enable_seqscan = off; BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 'snap', count(*) FROM s WHERE b = 555;\n";
+$h->pump until $out =~ /snap\|1/;
+
+$primary->safe_psql('postgres', q{DELETE FROM s WHERE b = 555});
+my $before = $primary->safe_psql('postgres', q{SELECT fill_ratio FROM pagebloom_info('s_pb')});
+$primary->safe_psql('postgres', q{SELECT pagebloom_resummarize('s_pb', 0)});
+is($primary->safe_psql('postgres', q{SELECT fill_ratio FROM pagebloom_info('s_pb')}), $before,
+	'the deleted, unpruned row keeps its bits');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+
+$in .= "SELECT 'idx', count(*) FROM s WHERE b = 555; EXPLAIN (COSTS OFF) SELECT count(*) FROM s WHERE b = 555; "
+  . "SET enable_bitmapscan = off; SET enable_seqscan = on; SELECT 'seq', count(*) FROM s WHERE b = 555; COMMIT;\n\\q\n";
+$h->finish;
+my ($i) = $out =~ /idx\|(\d+)/;
+my ($sq) = $out =~ /seq\|(\d+)/;
+is($sq, 1, 'standby snapshot: sequential scan sees the deleted row');
+is($i, $sq, 'standby snapshot: bitmap scan agrees after the primary re-summarized');
+like($out, qr/Bitmap Index Scan on s_pb/, 'standby query used the index');
+
+# once pruned (VACUUM; the standby query is gone), the bits do go
+$primary->safe_psql('postgres', q{VACUUM s});
+$primary->safe_psql('postgres', q{SELECT pagebloom_resummarize('s_pb', 0)});
+cmp_ok($primary->safe_psql('postgres', q{SELECT fill_ratio FROM pagebloom_info('s_pb')}), '<', $before,
+	'after VACUUM pruned the row, re-summarization drops its bits');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+is($standby->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM s WHERE b = 555 OR b = 7}),
+	'1', 'standby agrees afterwards');
+
+$standby->stop;
+$primary->stop;
+done_testing();
