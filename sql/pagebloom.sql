@@ -194,6 +194,29 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.7');
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.01,0.01');
 \echo :LAST_ERROR_SQLSTATE
+-- size limit, checked before anything is allocated: 8192 signature blocks
+-- (516096 bits, 64 MB a segment)
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 600000);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 516096);
+SELECT signature_blocks, index_pages FROM pagebloom_info('pbt_bad');
+DROP INDEX pbt_bad;
+CREATE TABLE pbempty (a int, b text);
+CREATE INDEX pbempty_idx ON pbempty USING pagebloom (a, b)
+	WITH (pages_per_range = 131072, fpr = 0.000001);
+\echo :LAST_ERROR_SQLSTATE
+-- a failed CREATE INDEX CONCURRENTLY leaves an invalid index with no pages
+CREATE INDEX CONCURRENTLY pbempty_idx ON pbempty USING pagebloom (a, b)
+	WITH (pages_per_range = 131072, fpr = 0.000001);
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_relation_size('pbempty_idx') AS size, indisvalid FROM pg_index WHERE indexrelid = 'pbempty_idx'::regclass;
+SELECT k FROM pagebloom_info('pbempty_idx');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pagebloom_verify('pbempty_idx');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pagebloom_resummarize('pbempty_idx');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE pbempty;
 -- per-column targets: more bits per key where the target is lower
 CREATE INDEX pbt_cf ON pbt USING pagebloom (i4, t, i8) WITH (column_fpr = '0.001,,0.05');
 SELECT column_k[1] > column_k[2] AND column_k[2] > column_k[3] AS k_ordered,
@@ -239,6 +262,32 @@ SELECT q, pb_compare(q) FROM (VALUES
 ) v(q);
 SELECT pagebloom_verify('pbt_expr');
 DROP INDEX pbt_expr;
+
+-- re-summarization of TOASTed values and of expression and partial indexes:
+-- it detoasts and evaluates expressions under the segment lock (an assert of
+-- the test build fires if that lock is a heavyweight page lock)
+CREATE TABLE pbtoast (id int, t text) WITH (autovacuum_enabled = off);
+ALTER TABLE pbtoast ALTER COLUMN t SET STORAGE EXTERNAL;
+INSERT INTO pbtoast SELECT i, repeat(md5(i::text), 100) FROM generate_series(1, 400) i;
+CREATE INDEX pbtoast_idx ON pbtoast USING pagebloom (t, id);
+CREATE INDEX pbtoast_expr ON pbtoast USING pagebloom (lower(t), (id % 7)) WHERE id % 3 <> 0;
+SELECT pg_relation_size(reltoastrelid) > 400 * 3000 AS toasted FROM pg_class WHERE relname = 'pbtoast';
+SELECT fill_ratio AS toast_fill0 FROM pagebloom_info('pbtoast_idx') \gset
+DELETE FROM pbtoast WHERE id % 4 <> 0;
+-- dead rows that still have storage keep their bits (standby snapshots)
+SELECT pagebloom_resummarize('pbtoast_idx', 0) AS before_vacuum;
+VACUUM (INDEX_CLEANUP off) pbtoast;
+SELECT pagebloom_resummarize('pbtoast_idx', 0) > 0 AS rewritten,
+	pagebloom_resummarize('pbtoast_expr', 0) > 0 AS expr_rewritten;
+SELECT fill_ratio < :toast_fill0 * 0.6 AS fill_dropped FROM pagebloom_info('pbtoast_idx');
+SELECT pagebloom_verify('pbtoast_idx'), pagebloom_verify('pbtoast_expr');
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT id FROM pbtoast WHERE t = repeat(md5(''8''), 100)'),
+	('SELECT id FROM pbtoast WHERE t = repeat(md5(''7''), 100)'),
+	('SELECT id FROM pbtoast WHERE lower(t) = repeat(md5(''16''), 100) AND id % 3 <> 0'),
+	('SELECT id FROM pbtoast WHERE lower(t) = repeat(md5(''12''), 100) AND id % 3 <> 0')
+) v(q);
+DROP TABLE pbtoast;
 
 -- privileges: reading signatures needs SELECT, re-summarizing ownership
 CREATE ROLE regress_pb_nobody;

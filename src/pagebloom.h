@@ -69,7 +69,12 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 	((uint64 *) PageGetContents(page))
 
 /* Limits */
-#define PB_MAX_NBLOCKS			65536	/* signature blocks per range */
+/*
+ * Signature blocks per range: a segment has this many slice pages, and a
+ * build or re-summarization holds one segment in memory, so 8192 blocks
+ * (516096 bits per range) cap both at 64 MB.
+ */
+#define PB_MAX_NBLOCKS			8192
 #define PB_MAX_K				16
 #define PB_MAX_PAGES_PER_RANGE	131072
 

@@ -444,6 +444,16 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 
 	if (sigbits > 0)
 	{
+		if ((uint64) sigbits > (uint64) PB_MAX_NBLOCKS * PB_BLOCK_BITS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("signature_bits %d of index \"%s\" is over the limit of %d bits",
+							sigbits, RelationGetRelationName(index),
+							PB_MAX_NBLOCKS * PB_BLOCK_BITS),
+					 errdetail("A segment of %d ranges keeps the signature in %d pages (%d MB), in the index and in memory while it is built.",
+							   PB_RANGES_PER_SEGMENT, PB_MAX_NBLOCKS,
+							   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
+					 errhint("Set a smaller signature_bits, or 0 to derive it from fpr.")));
 		nblocks = (uint32) ((sigbits + PB_BLOCK_BITS - 1) / PB_BLOCK_BITS);
 		nblocks = Max(nblocks, 1);
 	}
@@ -462,6 +472,22 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 				break;
 			lo = hi;
 			hi = Min(hi * 2, PB_MAX_NBLOCKS);
+		}
+		if (hi == PB_MAX_NBLOCKS)
+		{
+			double		f = 0;
+
+			if (!(mixed ? PbMixedKs(nvalues, hi, ncols, targets, kcol, fprs) :
+				  (PbBestK(nvalues, hi, PB_BLOCK_BITS, &f), f <= target)))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("index \"%s\" cannot meet its false-positive rate with pages_per_range %d",
+								RelationGetRelationName(index), ppr),
+						 errdetail("A range holds about %.0f values; the largest signature, %d bits (%d MB per segment of %d ranges), does not give the target rate.",
+								   nvalues, PB_MAX_NBLOCKS * PB_BLOCK_BITS,
+								   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024)),
+								   PB_RANGES_PER_SEGMENT),
+						 errhint("Lower pages_per_range, or raise fpr (and column_fpr).")));
 		}
 		while (hi - lo > 1)
 		{
@@ -600,6 +626,14 @@ PbGetState(Relation index)
 		Buffer		buf;
 		Page		page;
 		int			i;
+
+		if (RelationGetNumberOfBlocks(index) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("pagebloom index \"%s\" has not been built",
+							RelationGetRelationName(index)),
+					 errdetail("It has no metapage, as a CREATE INDEX CONCURRENTLY that failed leaves it."),
+					 errhint("REINDEX the index, or drop it.")));
 
 		state = MemoryContextAllocZero(index->rd_indexcxt, sizeof(PageBloomState));
 		buf = ReadBuffer(index, PB_METAPAGE_BLKNO);
@@ -1049,8 +1083,16 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 				 errmsg("\"%s\" is not an index",
 						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
+	/*
+	 * Reading the signatures reveals something of the table's contents.
+	 * Checked before locking the table (a user without the privilege cannot
+	 * queue behind other lockers); checked again after, in case of a
+	 * concurrent REVOKE.
+	 */
+	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype(get_rel_relkind(heapoid)),
+					   get_rel_name(heapoid));
 	*heap = table_open(heapoid, lockmode);
-	/* reading the signatures reveals something of the table's contents */
 	if (pg_class_aclcheck(heapoid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, get_relkind_objtype((*heap)->rd_rel->relkind),
 					   RelationGetRelationName(*heap));
