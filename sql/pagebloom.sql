@@ -264,8 +264,9 @@ SELECT pagebloom_verify('pbt_expr');
 DROP INDEX pbt_expr;
 
 -- re-summarization of TOASTed values and of expression and partial indexes:
--- it detoasts and evaluates expressions under the segment lock (an assert of
--- the test build fires if that lock is a heavyweight page lock)
+-- it detoasts and evaluates expressions under the segment lock, taking the
+-- TOAST table's lock (a server built with --enable-cassert asserts if the
+-- segment lock is a heavyweight page lock; the packaged server does not)
 CREATE TABLE pbtoast (id int, t text) WITH (autovacuum_enabled = off);
 ALTER TABLE pbtoast ALTER COLUMN t SET STORAGE EXTERNAL;
 INSERT INTO pbtoast SELECT i, repeat(md5(i::text), 100) FROM generate_series(1, 400) i;
