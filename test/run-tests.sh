@@ -16,30 +16,12 @@ top=$(pwd)
 PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
 pgxsdir="$(dirname "$($PG_CONFIG --pgxs)")/.."
 perldir="$pgxsdir/test/perl"
-asroot=false
-[ "$(id -u)" = 0 ] && asroot=true
-
-# run a command as the unprivileged user postgres when we are root
-unpriv() {
-	if $asroot; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
+. test/lib.sh
 
 work=$(mktemp -d /tmp/bloomfilter-test.XXXXXX)
 chmod 755 "$work"
 inst="$work/install"
-mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
-# hard links where /tmp shares a file system with /usr, a copy otherwise
-for d in lib share; do
-	if ! cp -al /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/" 2>/dev/null; then
-		rm -rf "$inst/usr/$d/postgresql/15"	# never write through a partial set of links
-		cp -a /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/"
-	fi
-done
-rm -f "$inst"/usr/lib/postgresql/15/lib/bloomfilter.so "$inst"/usr/share/postgresql/15/extension/bloomfilter*
+bf_private_tree "$inst"
 BIN="$inst/usr/lib/postgresql/15/bin"
 
 # one build at a time in this work tree

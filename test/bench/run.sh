@@ -12,17 +12,7 @@ cd "$(dirname "$0")/../.."
 PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
 scale=${BENCH_SCALE:-1}
 files=${*:-$(ls test/bench/*.sql | grep -v '/lib\.sql$')}
-asroot=false
-[ "$(id -u)" = 0 ] && asroot=true
-
-# run a command as the unprivileged user postgres when we are root
-unpriv() {
-	if $asroot; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
+. test/lib.sh
 
 work=$(mktemp -d /tmp/bloomfilter-bench.XXXXXX)
 chmod 755 "$work"
@@ -36,15 +26,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-mkdir -p "$inst/usr/lib/postgresql" "$inst/usr/share/postgresql"
-# hard links where /tmp shares a file system with /usr, a copy otherwise
-for d in lib share; do
-	if ! cp -al /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/" 2>/dev/null; then
-		rm -rf "$inst/usr/$d/postgresql/15"	# never write through a partial set of links
-		cp -a /usr/$d/postgresql/15 "$inst/usr/$d/postgresql/"
-	fi
-done
-rm -f "$inst"/usr/lib/postgresql/15/lib/bloomfilter.so "$inst"/usr/share/postgresql/15/extension/bloomfilter*
+bf_private_tree "$inst"
 
 # optimized build, under the build lock test/run-tests.sh takes
 (

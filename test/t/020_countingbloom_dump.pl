@@ -5,6 +5,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use BloomfilterTest;
 use File::Spec;
 
 my $node = PostgreSQL::Test::Cluster->new('countingbloom_dump');
@@ -83,36 +84,14 @@ $node->safe_psql('postgres', q{CREATE TABLE one (f countingbloom)});
 $node->safe_psql('postgres',
 	"COPY (SELECT countingbloom_add(countingbloom_create(101, 3, 7), ARRAY[1, 2, 3, 3])) TO '$one' (FORMAT binary)");
 
-# binary COPY file: 19-byte header, per row int16 nfields, int32 length, bytes; trailer int16 -1
-sub read_datum
-{
-	my ($file) = @_;
-	open(my $fh, '<:raw', $file) or die "cannot read $file: $!";
-	local $/;
-	my $all = <$fh>;
-	close $fh;
-	my $len = unpack('N', substr($all, 19 + 2, 4));
-	return substr($all, 19 + 6, $len);
-}
 
-sub write_datum
-{
-	my ($file, $datum) = @_;
-	open(my $fh, '>:raw', $file) or die "cannot write $file: $!";
-	print $fh "PGCOPY\n\377\r\n\0", pack('N', 0), pack('N', 0);
-	print $fh pack('n', 1), pack('N', length($datum)), $datum;
-	print $fh pack('n', 0xffff);
-	close $fh;
-	return;
-}
-
-my $good = read_datum($one);
+my $good = read_copy_datum($one);
 is(length($good), 36 + 56, 'binary form: 36 bytes of header after the length word, then 7 words of counters');
 is(unpack('C', substr($good, 1, 1)), 2, 'kind byte says countingbloom');
 
 # the untouched bytes load and equal the original
 my $f = File::Spec->rel2abs($node->basedir . '/bad.bin');
-write_datum($f, $good);
+write_copy_datum($f, $good);
 $node->safe_psql('postgres', "COPY one FROM '$f' (FORMAT binary)");
 is($node->safe_psql('postgres', q{SELECT f = countingbloom_add(countingbloom_create(101, 3, 7), ARRAY[1, 2, 3, 3]) FROM one}),
 	't', 'unmodified binary datum loads back equal');
@@ -120,7 +99,7 @@ is($node->safe_psql('postgres', q{SELECT f = countingbloom_add(countingbloom_cre
 my $full = $good;
 substr($full, 36, 50) = "\xff" x 50;
 substr($full, 36 + 50, 1) = "\x0f";
-write_datum($f, $full);
+write_copy_datum($f, $full);
 $node->safe_psql('postgres', "TRUNCATE one; COPY one FROM '$f' (FORMAT binary)");
 is($node->safe_psql('postgres', q{SELECT (countingbloom_info(f)).counters_saturated FROM one}),
 	'101', 'all 101 counters at 15 are accepted');
@@ -147,7 +126,7 @@ for my $c (@corruptions)
 	my ($name, $mutate, $detail) = @$c;
 	my $bad = $good;
 	$mutate->($bad);
-	write_datum($f, $bad);
+	write_copy_datum($f, $bad);
 	my ($ret, $stdout, $stderr) = $node->psql('postgres', "TRUNCATE one; COPY one FROM '$f' (FORMAT binary)",
 		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 	isnt($ret, 0, "recv refuses: $name");

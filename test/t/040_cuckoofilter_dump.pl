@@ -6,6 +6,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use BloomfilterTest;
 use File::Spec;
 
 my $node = PostgreSQL::Test::Cluster->new('cuckoofilter_dump');
@@ -116,36 +117,14 @@ $node->safe_psql('postgres', q{CREATE TABLE one (f cuckoofilter)});
 $node->safe_psql('postgres',
 	"COPY (SELECT cuckoofilter_add(cuckoofilter_create(4, 8, 7), ARRAY[1, 2, 3, 3])) TO '$one' (FORMAT binary)");
 
-# binary COPY file: 19-byte header, per row int16 nfields, int32 length, bytes; trailer int16 -1
-sub read_datum
-{
-	my ($file) = @_;
-	open(my $fh, '<:raw', $file) or die "cannot read $file: $!";
-	local $/;
-	my $all = <$fh>;
-	close $fh;
-	my $len = unpack('N', substr($all, 19 + 2, 4));
-	return substr($all, 19 + 6, $len);
-}
 
-sub write_datum
-{
-	my ($file, $datum) = @_;
-	open(my $fh, '>:raw', $file) or die "cannot write $file: $!";
-	print $fh "PGCOPY\n\377\r\n\0", pack('N', 0), pack('N', 0);
-	print $fh pack('n', 1), pack('N', length($datum)), $datum;
-	print $fh pack('n', 0xffff);
-	close $fh;
-	return;
-}
-
-my $good = read_datum($one);
+my $good = read_copy_datum($one);
 is(length($good), 36 + 24 + 24, 'binary form: 36 bytes of header, a 24-byte sub-filter header, 24 table bytes');
 is(unpack('C', substr($good, 1, 1)), 4, 'kind byte says cuckoofilter');
 is(unpack('Q<', substr($good, 28, 8)), 4, 'header count is 4');
 
 my $f = File::Spec->rel2abs($node->basedir . '/bad.bin');
-write_datum($f, $good);
+write_copy_datum($f, $good);
 $node->safe_psql('postgres', "COPY one FROM '$f' (FORMAT binary)");
 is($node->safe_psql('postgres', q{SELECT f = cuckoofilter_add(cuckoofilter_create(4, 8, 7), ARRAY[1, 2, 3, 3]) FROM one}),
 	't', 'unmodified binary datum loads back equal');
@@ -157,7 +136,7 @@ substr($victim, 40, 4) = pack('V', 9);
 substr($victim, 44, 8) = pack('Q<', 2);
 substr($victim, 52, 8) = pack('Q<', 5);
 substr($victim, 28, 8) = pack('Q<', 5);
-write_datum($f, $victim);
+write_copy_datum($f, $victim);
 $node->safe_psql('postgres', "TRUNCATE one; COPY one FROM '$f' (FORMAT binary)");
 is($node->safe_psql('postgres', q{SELECT (cuckoofilter_info(f)).victims_in_use || '/' || cuckoofilter_cardinality(f) FROM one}),
 	'1/5', 'a consistent victim slot is accepted');
@@ -196,7 +175,7 @@ for my $c (@corruptions)
 	my ($name, $mutate, $detail, $from_victim) = @$c;
 	my $bad = $from_victim ? $victim : $good;
 	$mutate->($bad);
-	write_datum($f, $bad);
+	write_copy_datum($f, $bad);
 	my ($ret, $stdout, $stderr) = $node->psql('postgres', "TRUNCATE one; COPY one FROM '$f' (FORMAT binary)",
 		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
 	isnt($ret, 0, "recv refuses: $name");
