@@ -314,4 +314,6 @@ PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h)
 	return mask;
 }
 
+extern void PbCheckHeapAm(Relation heap);
+
 #endif							/* PAGEBLOOM_H */

@@ -232,6 +232,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
+	PbCheckHeapAm(heap);
 
 	PbComputeParams(heap, index, &meta);
 	PbWriteMetaPage(index, &meta);

@@ -1326,3 +1326,19 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	table_close(heap, AccessShareLock);
 	return BfInfoTuple(fcinfo, values, nulls, 16);
 }
+
+/*
+ * pagebloom reads heap pages itself (re-summarization): refuse tables of
+ * another table access method.
+ */
+void
+PbCheckHeapAm(Relation heap)
+{
+	if (heap->rd_tableam != GetHeapamTableAmRoutine())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pagebloom indexes are supported only on heap tables"),
+				 errdetail("Table \"%s\" uses another table access method.",
+						   RelationGetRelationName(heap)),
+				 errhint("Use another index access method for this table.")));
+}

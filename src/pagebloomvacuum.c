@@ -50,6 +50,7 @@
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 PG_FUNCTION_INFO_V1(pagebloom_resummarize);
 
@@ -75,6 +76,11 @@ typedef struct PbResumState
 	TupleTableSlot *slot;
 	ExprState  *predicate;
 	BufferAccessStrategy strategy;
+	/* ranges that must keep their old bits (see PbResumScanBlocks) */
+	uint64		keep[PB_ROW_WORDS];
+#if PG_VERSION_NUM >= 140000
+	GlobalVisState *vistest;
+#endif
 } PbResumState;
 
 /* Set the keys of one index tuple of heap block blkno in the new signatures */
@@ -151,9 +157,34 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 				tup.t_data = (HeapTupleHeader) PageGetItem(page, lp);
 				tup.t_len = ItemIdGetLength(lp);
 				ItemPointerSet(&tup.t_self, blkno, off);
-				/* DEAD here means: inserted by an aborted transaction */
-				if (HeapTupleSatisfiesVacuumHorizon(&tup, buf, &deadAfter) == HEAPTUPLE_DEAD)
-					continue;
+				switch (HeapTupleSatisfiesVacuumHorizon(&tup, buf, &deadAfter))
+				{
+					case HEAPTUPLE_DEAD:
+						/* DEAD here means: inserted by an aborted transaction */
+						continue;
+					case HEAPTUPLE_RECENTLY_DEAD:
+
+						/*
+						 * Deleted, and maybe already removable: its TOAST
+						 * chunks may be gone (TOAST tables are vacuumed on
+						 * their own) and CREATE INDEX never evaluated such a
+						 * row, so it must not be evaluated.  But its bits may
+						 * not go before pruning removes it (standbys): keep
+						 * the whole range's old bits.
+						 */
+#if PG_VERSION_NUM >= 140000
+						if (!GlobalVisTestIsRemovableXid(rs->vistest, deadAfter))
+							break;
+#endif
+						{
+							uint32		rangebit = (blkno / rs->state->meta.pagesPerRange) % PB_RANGES_PER_SEGMENT;
+
+							rs->keep[rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
+						}
+						continue;
+					default:
+						break;
+				}
 				offs[n] = off;
 				lens[n] = (uint16) tup.t_len;
 				n++;
@@ -274,6 +305,10 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 
 	/* new signatures of the candidates: scan each run of candidate ranges */
 	rs->segment = segment;
+	memset(rs->keep, 0, sizeof(rs->keep));
+#if PG_VERSION_NUM >= 140000
+	rs->vistest = GlobalVisTestFor(heap);
+#endif
 	memset(rs->segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
 	r = 0;
 	while (r < PB_RANGES_PER_SEGMENT)
@@ -318,7 +353,8 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 		uint32		oldc = rs->oldcnt[r];
 		uint32		newc = rs->newcnt[r];
 
-		if ((cand[r / 64] & (UINT64CONST(1) << (r % 64))) && oldc > newc &&
+		if ((cand[r / 64] & (UINT64CONST(1) << (r % 64))) &&
+			!(rs->keep[r / 64] & (UINT64CONST(1) << (r % 64))) && oldc > newc &&
 			(double) (oldc - newc) >= minStale * oldc)
 		{
 			mask[r / 64] |= UINT64CONST(1) << (r % 64);
@@ -399,6 +435,9 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	int64		rewritten = 0;
 	PbResumState rs;
 	uint64		s;
+
+	/* re-summarization reads heap pages itself */
+	PbCheckHeapAm(heap);
 
 	if (byvacuum)
 	{
