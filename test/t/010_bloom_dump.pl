@@ -4,6 +4,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use BloomfilterTest;
 use File::Spec;
 
 my $node = PostgreSQL::Test::Cluster->new('bloom_dump');
@@ -26,10 +27,7 @@ my $count = $node->safe_psql('postgres', 'SELECT count(*) FROM rollups');
 is($count, '33', 'source table has 33 rows');
 
 # pg_dump in custom format, restore into a new database
-my $dump = $node->basedir . '/rollups.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored');
-$node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dump ], 'pg_restore succeeds');
+dump_restore($node, 'custom', 'restored');
 
 my $digest = q{SELECT string_agg(day || ':' || coalesce(md5(users::text), 'null'), ',' ORDER BY day) FROM rollups};
 my $orig = $node->safe_psql('postgres', $digest);
@@ -40,22 +38,12 @@ my $probe = q{SELECT count(*) FROM rollups r, generate_series(1, 20000) u WHERE 
 is($node->safe_psql('restored', $probe), '600000', 'every element is found in the restored filters');
 
 # plain-text dump (COPY text format) restored with psql
-my $sqldump = $node->basedir . '/rollups.sql';
-$node->command_ok([ 'pg_dump', '-f', $sqldump, '-d', $node->connstr('postgres') ], 'plain pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored_plain');
-$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sqldump, '-d', $node->connstr('restored_plain') ],
-	'plain dump restores with psql');
+dump_restore($node, 'plain', 'restored_plain');
 my $plain = $node->safe_psql('restored_plain', $digest);
 is($plain, $orig, 'plain-dump filters are identical to the originals');
 
 # binary COPY out and back in
-my $bin = File::Spec->rel2abs($node->basedir . '/rollups.bin');
-$node->safe_psql('postgres', "COPY rollups TO '$bin' (FORMAT binary)");
-$node->safe_psql('postgres', "CREATE TABLE rollups_bin (LIKE rollups); COPY rollups_bin FROM '$bin' (FORMAT binary)");
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM rollups a JOIN rollups_bin b USING (day)
-	WHERE a.users IS NOT DISTINCT FROM b.users AND a.users::text IS NOT DISTINCT FROM b.users::text
-}), '33', 'binary COPY round-trips every filter');
+is(binary_copy_identical($node, 'rollups', 'day', 'users'), '33', 'binary COPY round-trips every filter');
 
 # the big filter is stored out of line and uncompressed (STORAGE external)
 is($node->safe_psql('restored', q{

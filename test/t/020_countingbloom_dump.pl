@@ -46,10 +46,7 @@ my $probe = q{SELECT count(*) FILTER (WHERE NOT visitors @> (day * 1000 + u)) ||
 is($node->safe_psql('postgres', $probe), '0/0', 'source: no false negatives, counts bound multiplicities');
 
 # pg_dump in custom format, restore into a new database
-my $dump = $node->basedir . '/daily.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored');
-$node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dump ], 'pg_restore succeeds');
+dump_restore($node, 'custom', 'restored');
 is($node->safe_psql('restored', $digest), $orig, 'restored filters are identical to the originals (text and binary)');
 is($node->safe_psql('restored', $probe), '0/0', 'restored: no false negatives, counts bound multiplicities');
 is($node->safe_psql('restored', q{SELECT count(*) FROM daily, generate_series(1, 200000) i WHERE day = 34 AND visitors @> i}),
@@ -59,21 +56,11 @@ is($node->safe_psql('restored', q{
 }), 't', 'large filter is stored uncompressed');
 
 # plain-text dump (COPY text format) restored with psql
-my $sqldump = $node->basedir . '/daily.sql';
-$node->command_ok([ 'pg_dump', '-f', $sqldump, '-d', $node->connstr('postgres') ], 'plain pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored_plain');
-$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sqldump, '-d', $node->connstr('restored_plain') ],
-	'plain dump restores with psql');
+dump_restore($node, 'plain', 'restored_plain');
 is($node->safe_psql('restored_plain', $digest), $orig, 'plain-dump filters are identical to the originals');
 
 # binary COPY out and back in
-my $bin = File::Spec->rel2abs($node->basedir . '/daily.bin');
-$node->safe_psql('postgres', "COPY daily TO '$bin' (FORMAT binary)");
-$node->safe_psql('postgres', "CREATE TABLE daily_bin (LIKE daily); COPY daily_bin FROM '$bin' (FORMAT binary)");
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM daily a JOIN daily_bin b USING (day)
-	WHERE a.visitors IS NOT DISTINCT FROM b.visitors AND a.visitors::text IS NOT DISTINCT FROM b.visitors::text
-}), '34', 'binary COPY round-trips every filter');
+is(binary_copy_identical($node, 'daily', 'day', 'visitors'), '34', 'binary COPY round-trips every filter');
 
 # ---------------------------------------------------------------------
 # recv validation: corrupt the binary form of a filter and COPY it in

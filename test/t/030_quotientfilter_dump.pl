@@ -4,6 +4,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use BloomfilterTest;
 use File::Spec;
 
 my $node = PostgreSQL::Test::Cluster->new('quotientfilter_dump');
@@ -32,10 +33,7 @@ my $digest = q{SELECT string_agg(day || ':' || coalesce(md5(users::text), 'null'
 my $orig = $node->safe_psql('postgres', $digest);
 
 # pg_dump in custom format, restore into a new database
-my $dump = $node->basedir . '/members.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored');
-$node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dump ], 'pg_restore succeeds');
+dump_restore($node, 'custom', 'restored');
 is($node->safe_psql('restored', $digest), $orig, 'restored filters are identical to the originals');
 
 my $probe = q{SELECT count(*) FROM members m, generate_series(1, 20000) u
@@ -49,21 +47,11 @@ is($node->safe_psql('restored', q{SELECT sum(quotientfilter_cardinality(users)) 
 	'entry counts survive');
 
 # plain-text dump (COPY text format) restored with psql
-my $sqldump = $node->basedir . '/members.sql';
-$node->command_ok([ 'pg_dump', '-f', $sqldump, '-d', $node->connstr('postgres') ], 'plain pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored_plain');
-$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sqldump, '-d', $node->connstr('restored_plain') ],
-	'plain dump restores with psql');
+dump_restore($node, 'plain', 'restored_plain');
 is($node->safe_psql('restored_plain', $digest), $orig, 'plain-dump filters are identical to the originals');
 
 # binary COPY out and back in (quotientfilter_recv validates every value)
-my $bin = File::Spec->rel2abs($node->basedir . '/members.bin');
-$node->safe_psql('postgres', "COPY members TO '$bin' (FORMAT binary)");
-$node->safe_psql('postgres', "CREATE TABLE members_bin (LIKE members); COPY members_bin FROM '$bin' (FORMAT binary)");
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM members a JOIN members_bin b USING (day)
-	WHERE a.users IS NOT DISTINCT FROM b.users AND a.users::text IS NOT DISTINCT FROM b.users::text
-}), '25', 'binary COPY round-trips every filter');
+is(binary_copy_identical($node, 'members', 'day', 'users'), '25', 'binary COPY round-trips every filter');
 
 # corrupted binary values are refused by recv with 22P02.  The value starts after the
 # 19-byte file header, the 2-byte field count and the 4-byte length; send writes the

@@ -53,10 +53,7 @@ is($node->safe_psql('postgres', q{SELECT sum(cuckoofilter_cardinality(f)) FROM s
 	'after the removals every key of groups 1..20 has exactly one fingerprint');
 
 # pg_dump in custom format, restore into a new database
-my $dump = $node->basedir . '/sets.dump';
-$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('postgres') ], 'pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored');
-$node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dump ], 'pg_restore succeeds');
+dump_restore($node, 'custom', 'restored');
 is($node->safe_psql('restored', $digest), $orig, 'restored filters are identical to the originals (text and binary)');
 is($node->safe_psql('restored', $probe), '0/0/0/0', 'restored: no false negatives, counts bound multiplicities');
 is($node->safe_psql('restored', q{
@@ -92,21 +89,11 @@ is($node->safe_psql('restored', q{
 }), 'ok', 'slice-mode probes of large (chained) filters find every member');
 
 # plain-text dump (COPY text format) restored with psql
-my $sqldump = $node->basedir . '/sets.sql';
-$node->command_ok([ 'pg_dump', '-f', $sqldump, '-d', $node->connstr('postgres') ], 'plain pg_dump succeeds');
-$node->safe_psql('postgres', 'CREATE DATABASE restored_plain');
-$node->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-f', $sqldump, '-d', $node->connstr('restored_plain') ],
-	'plain dump restores with psql');
+dump_restore($node, 'plain', 'restored_plain');
 is($node->safe_psql('restored_plain', $digest), $orig, 'plain-dump filters are identical to the originals');
 
 # binary COPY out and back in
-my $bin = File::Spec->rel2abs($node->basedir . '/sets.bin');
-$node->safe_psql('postgres', "COPY sets TO '$bin' (FORMAT binary)");
-$node->safe_psql('postgres', "CREATE TABLE sets_bin (LIKE sets); COPY sets_bin FROM '$bin' (FORMAT binary)");
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM sets a JOIN sets_bin b USING (id)
-	WHERE a.f IS NOT DISTINCT FROM b.f AND a.f::text IS NOT DISTINCT FROM b.f::text
-}), '26', 'binary COPY round-trips every filter');
+is(binary_copy_identical($node, 'sets', 'id', 'f'), '26', 'binary COPY round-trips every filter');
 
 # ---------------------------------------------------------------------
 # recv validation: corrupt the binary form of a filter and COPY it in
