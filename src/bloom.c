@@ -425,11 +425,10 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* equal op: 22023 for different parameters, else whether the bits are equal */
+/* equal op: whether the bits are equal (parameters already checked) */
 static bool
 BloomEqualOp(const void *a, const void *b)
 {
-	BloomCheckCompatible(a, b);
 	return BloomEqual(a, b);
 }
 

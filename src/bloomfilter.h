@@ -418,7 +418,7 @@ typedef struct BfTypeOps
 	void		(*check_compatible) (const void *a, const void *b);
 	/* union of compatible filters: the | operator and the union aggregates */
 	BfMergeFn	merge;
-	/* equality for = and <> (may itself refuse incompatible filters) */
+	/* equality for = and <>, called after check_compatible */
 	bool		(*equal) (const void *a, const void *b);
 } BfTypeOps;
 

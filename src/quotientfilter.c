@@ -1647,7 +1647,6 @@ QfEqual(const void *a_arg, const void *b_arg)
 	bool		hasa,
 				hasb;
 
-	QfCheckCompatible(a, b);
 	if (QfEntries(a) != QfEntries(b))
 		return false;
 	if (a->q == b->q &&
