@@ -175,7 +175,12 @@ BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
 	{
 		uint64		pos = BfPositionsNext(&p, m);
 
+#ifdef WORDS_BIGENDIAN
 		b->bits[pos >> 3] |= (uint8) (1 << (pos & 7));
+#else
+		/* bit pos & 7 of byte pos >> 3 is bit pos & 63 of the LE word */
+		((uint64 *) b->bits)[pos >> 6] |= UINT64CONST(1) << (pos & 63);
+#endif
 	}
 }
 
@@ -183,7 +188,7 @@ BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
 static inline void
 BloomAddDatumInline(Bloom *b, BfHasher *h, Datum value)
 {
-	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatum(h, value, BfGet64(b->hdr.seed)));
+	BloomSetHash(b, BloomM(b), BloomK(b), BfHashDatumFast(h, value, BfGet64(b->hdr.seed)));
 	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
 }
 
@@ -239,7 +244,7 @@ BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 	head = (const Bloom *) BfRefHead(&ref);
 	BloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
 	return BloomTestHash(&ref, BloomM(head), BloomK(head),
-						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
+						 BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
 }
 
 /* Raise 22023 unless a and b have the same m, k and seed */

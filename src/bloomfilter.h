@@ -20,6 +20,17 @@
 #include "port/pg_bswap.h"
 #include "utils/memutils.h"
 
+/*
+ * XXH3 from Debian's libxxhash-dev, inlined: the per-row paths hash fixed
+ * 8-byte keys with no call and no length dispatch.
+ */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#if XXH_VERSION_NUMBER < 800
+#error "xxHash 0.8 or later is required (XXH3 output is frozen from 0.8.0)"
+#endif
+
 /* Storage format version written into every datum */
 #define BF_FORMAT_VERSION	1
 
@@ -226,6 +237,30 @@ typedef struct BfHasher
 extern void BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt);
 extern uint64 BfHashBytes(const void *data, Size len, uint64 seed);
 extern uint64 BfHashDatum(BfHasher *h, Datum value, uint64 seed);
+
+/* Hash a signed 64-bit integer as its 8 little-endian bytes */
+static inline uint64
+BfHashInt64(int64 v, uint64 seed)
+{
+	uint64		le = BfPut64((uint64) v);
+
+	/* XXH3 inlined with a constant length: no call, no length dispatch */
+	return (uint64) XXH3_64bits_withSeed(&le, sizeof(le), (XXH64_hash_t) seed);
+}
+
+/*
+ * BfHashDatum for the per-row paths of aggregates and probes: integer keys
+ * (the common case) are hashed inline, everything else by BfHashDatum.
+ */
+static inline uint64
+BfHashDatumFast(BfHasher *h, Datum value, uint64 seed)
+{
+	if (likely(h->canon == BF_CANON_INT8))
+		return BfHashInt64(DatumGetInt64(value), seed);
+	if (h->canon == BF_CANON_INT4)
+		return BfHashInt64((int64) DatumGetInt32(value), seed);
+	return BfHashDatum(h, value, seed);
+}
 
 /*
  * Per-call-site cache kept in fn_extra: the element hasher and the detoasted
@@ -453,6 +488,9 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 
 	if (PG_ARGISNULL(0))
 		state = BfAggNewState(fcinfo, ops);
+	else if (likely(BfInAggregate(fcinfo) &&
+					!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0)))))
+		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));	/* ours */
 	else
 	{
 		state = BfStateForUpdate(fcinfo, 0);

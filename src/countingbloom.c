@@ -269,7 +269,7 @@ CBloomAddHash(CountingBloom *cb, uint64 m, uint32 k, uint64 h)
 static inline void
 CBloomAddDatum(CountingBloom *cb, BfHasher *h, Datum value)
 {
-	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), BfHashDatum(h, value, BfGet64(cb->hdr.seed)));
+	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), BfHashDatumFast(h, value, BfGet64(cb->hdr.seed)));
 	cb->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cb->hdr.ninserts), 1));
 }
 
@@ -391,7 +391,7 @@ CBloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 	head = (const CountingBloom *) BfRefHead(&ref);
 	CBloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
 	return CBloomMinHash(&ref, CBloomM(head), CBloomK(head),
-						 BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
+						 BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
 }
 
 /* Add b's counters into a, saturating at 15 (same parameters) */
@@ -540,7 +540,7 @@ CBloomRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	CountingBloom *cb = (CountingBloom *) v;
 
-	(void) CBloomRemoveHash(cb, BfHashDatum(h, value, BfGet64(cb->hdr.seed)), false);
+	(void) CBloomRemoveHash(cb, BfHashDatumFast(h, value, BfGet64(cb->hdr.seed)), false);
 }
 
 /* merge op: add other's counters into state, in place */
@@ -888,7 +888,7 @@ countingbloom_agg_inv(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(1))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	state = CBloomStateForUpdate(fcinfo, 0);
-	if (CBloomRemoveHash(state, BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+	if (CBloomRemoveHash(state, BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
 											BfGet64(state->hdr.seed)),
 						 true) != CBLOOM_REMOVED)
 		PG_RETURN_NULL();

@@ -1171,7 +1171,7 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 		if (sh->log2buckets <= CF_MAX_LOG2 &&
 			ref.total == CF_HDRSZ + CfSubBytes(sh->log2buckets, f))
 		{
-			uint64		hv = BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed));
+			uint64		hv = BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed));
 			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
 			uint32		fp = CfFingerprint(hv, f);
 			uint64		i1 = hv & mask;
@@ -1185,7 +1185,7 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 			return (uint64) n;
 		}
 	}
-	return CfProbeRef(&ref, BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)),
+	return CfProbeRef(&ref, BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)),
 					  stop_at_one);
 }
 
@@ -1427,7 +1427,7 @@ CfAddOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	CuckooFilter *cf = (CuckooFilter *) v;
 
-	CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), false);
+	CfAddHash(&cf, BfHashDatumFast(h, value, BfGet64(cf->hdr.seed)), false);
 	return (struct varlena *) cf;
 }
 
@@ -1437,7 +1437,7 @@ CfAggAddOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	CuckooFilter *cf = (CuckooFilter *) v;
 
-	CfAddHash(&cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)), true);
+	CfAddHash(&cf, BfHashDatumFast(h, value, BfGet64(cf->hdr.seed)), true);
 	return (struct varlena *) cf;
 }
 
@@ -1447,7 +1447,7 @@ CfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	CuckooFilter *cf = (CuckooFilter *) v;
 
-	(void) CfRemoveHash(cf, BfHashDatum(h, value, BfGet64(cf->hdr.seed)));
+	(void) CfRemoveHash(cf, BfHashDatumFast(h, value, BfGet64(cf->hdr.seed)));
 }
 
 /* merge op: reinsert other's fingerprints into state (which may chain) */
@@ -1722,7 +1722,7 @@ Datum
 cuckoofilter_positions(PG_FUNCTION_ARGS)
 {
 	CuckooFilter *cf = CfGetArg(fcinfo, 0);
-	uint64		h = BfHashDatum(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(cf->hdr.seed));
+	uint64		h = BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(cf->hdr.seed));
 	CfSub		s;
 	uint32		fp = CfFingerprint(h, cf->fpbits);
 	uint64		i1;

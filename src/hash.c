@@ -13,9 +13,6 @@
 
 #include <math.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "catalog/pg_collation.h"
 #include "common/int128.h"
 #include "access/htup_details.h"
@@ -31,10 +28,6 @@
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
-#if XXH_VERSION_NUMBER < 800
-#error "xxHash 0.8 or later is required (XXH3 output is frozen from 0.8.0)"
-#endif
-
 PG_FUNCTION_INFO_V1(bloomfilter_hash);
 PG_FUNCTION_INFO_V1(bloomfilter_positions);
 
@@ -43,16 +36,6 @@ uint64
 BfHashBytes(const void *data, Size len, uint64 seed)
 {
 	return (uint64) XXH3_64bits_withSeed(data, len, (XXH64_hash_t) seed);
-}
-
-/* Hash a signed 64-bit integer as its 8 little-endian bytes */
-static inline uint64
-BfHashInt64(int64 v, uint64 seed)
-{
-	uint64		le = BfPut64((uint64) v);
-
-	/* XXH3 inlined with a constant length: no call, no length dispatch */
-	return (uint64) XXH3_64bits_withSeed(&le, sizeof(le), (XXH64_hash_t) seed);
 }
 
 /* Hash a float8 with -0 folded to +0 and every NaN folded to one NaN */

@@ -1000,7 +1000,7 @@ QfAddFingerprint(QuotientFilter *qf, uint64 f)
 static QuotientFilter *
 QfAddDatum(QuotientFilter *qf, BfHasher *h, Datum value)
 {
-	uint64		hash = BfHashDatum(h, value, BfGet64(qf->hdr.seed));
+	uint64		hash = BfHashDatumFast(h, value, BfGet64(qf->hdr.seed));
 
 	return QfAddFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
 }
@@ -1220,7 +1220,7 @@ QfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	QuotientFilter *qf = (QuotientFilter *) v;
 
-	QfRemoveFingerprint(qf, QfFingerprint(BfHashDatum(h, value, BfGet64(qf->hdr.seed)),
+	QfRemoveFingerprint(qf, QfFingerprint(BfHashDatumFast(h, value, BfGet64(qf->hdr.seed)),
 										  qf->q + qf->r));
 }
 
@@ -1489,7 +1489,7 @@ QfProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 	qf = (const QuotientFilter *) BfRefHead(&ref);
 	QfCheck(qf, ref.total);
 	p = qf->q + qf->r;
-	f = QfFingerprint(BfHashDatum(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)), p);
+	f = QfFingerprint(BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)), p);
 	if (ref.full)
 	{
 		QfTable		t;
