@@ -134,4 +134,49 @@ SELECT count(*) FILTER (WHERE countingbloom_count(doubled, k) < 2) AS doubled_be
 FROM (SELECT whole | whole AS doubled, (whole | whole) - whole AS restored
 	  FROM cb_halves OFFSET 0) h, cb_keys;
 
-DROP TABLE cb_keys, cb_nonkeys, cb_filters, cb_fpr, cb_ev, cb_batches, cb_truth, cb_ops_state, cb_exact, cb_halves;
+-- 4. probe views: a call site that probes one stored filter again and again
+-- switches from its counters to its bits (after size / 64 probes) and must
+-- answer exactly as the counters do, also when the filter it sees changes
+-- from one outer row to the next (each change drops the view).  Three
+-- filters of three key sets, stored out of line (the type's default) and
+-- compressed inline (STORAGE main, a sparse filter), each probed by 50k
+-- members and 111k non-members through the same call site.
+CREATE TABLE cb_view_filters (id int PRIMARY KEY, f countingbloom);
+CREATE TABLE cb_view_inline (id int PRIMARY KEY, f countingbloom);
+ALTER TABLE cb_view_inline ALTER f SET STORAGE main;
+INSERT INTO cb_view_filters
+SELECT id % 3, countingbloom_agg(k, 40000 + 10000 * (id % 3), 0.01) FROM cb_keys WHERE id <= 90000 GROUP BY id % 3;
+INSERT INTO cb_view_inline
+SELECT id % 3, countingbloom_agg(k, 100000, 0.01) FROM cb_keys WHERE id <= 300 GROUP BY id % 3;
+SELECT 'out of line' AS storage, count(*) FILTER (WHERE pg_column_size(f) >= (countingbloom_info(f)).size_bytes - 4) AS uncompressed
+FROM cb_view_filters
+UNION ALL
+SELECT 'inline', count(*) FILTER (WHERE pg_column_size(f) < 8000 AND (countingbloom_info(f)).size_bytes > 8000)
+FROM cb_view_inline;
+CREATE TABLE cb_view_probes AS
+SELECT id, k FROM cb_keys WHERE id <= 50000 UNION ALL SELECT NULL, k FROM cb_nonkeys WHERE k < 'other-2';
+SELECT 'out of line' AS storage, f.id, p.*
+FROM cb_view_filters f,
+	 LATERAL (SELECT count(*) AS probes,
+				count(*) FILTER (WHERE (f.f @> k) IS DISTINCT FROM (countingbloom_count(f.f, k) > 0)) AS disagreements,
+				count(*) FILTER (WHERE id % 3 = f.id AND id <= 90000 AND NOT f.f @> k) AS false_negatives,
+				count(*) FILTER (WHERE id IS NULL AND f.f @> k) < 1500 AS few_false_positives
+			  FROM cb_view_probes) p
+UNION ALL
+SELECT 'inline', f.id, p.*
+FROM cb_view_inline f,
+	 LATERAL (SELECT count(*) AS probes,
+				count(*) FILTER (WHERE (f.f @> k) IS DISTINCT FROM (countingbloom_count(f.f, k) > 0)) AS disagreements,
+				count(*) FILTER (WHERE id % 3 = f.id AND id <= 300 AND NOT f.f @> k) AS false_negatives,
+				count(*) FILTER (WHERE id IS NULL AND f.f @> k) < 1500 AS few_false_positives
+			  FROM cb_view_probes) p
+ORDER BY 1, 2;
+-- the filter changing on every probe: no view is kept, answers stay exact
+SELECT count(*) AS probes,
+	count(*) FILTER (WHERE (f.f @> p.k) IS DISTINCT FROM (countingbloom_count(f.f, p.k) > 0)) AS disagreements,
+	count(*) FILTER (WHERE p.id % 3 = f.id AND p.id <= 90000 AND NOT f.f @> p.k) AS false_negatives
+FROM (SELECT * FROM cb_view_probes WHERE id <= 20000 OR id IS NULL LIMIT 30000) p,
+	 LATERAL (SELECT * FROM cb_view_filters f WHERE f.id = (hashtext(p.k) & 3) % 3 OFFSET 0) f;
+
+DROP TABLE cb_keys, cb_nonkeys, cb_filters, cb_fpr, cb_ev, cb_batches, cb_truth, cb_ops_state, cb_exact, cb_halves,
+	cb_view_filters, cb_view_inline, cb_view_probes;

@@ -192,6 +192,33 @@ BloomAddDatumInline(Bloom *b, BfHasher *h, Datum value)
 	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
 }
 
+/* Whether all k bits of hash h are set in a filter in memory */
+bool
+BloomTestHashFull(const Bloom *b, uint64 h)
+{
+	uint64		m = BloomM(b);
+	uint32		k = BloomK(b);
+	BfPositions p;
+	uint32		i;
+	uint32		missing = 0;
+
+	/*
+	 * Test four positions before each early exit: their loads (likely cache
+	 * misses in a big filter) then overlap instead of waiting on an
+	 * unpredictable branch one by one.
+	 */
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+
+		missing |= ~((uint32) b->bits[pos >> 3] >> (pos & 7)) & 1;
+		if ((i & 3) == 3 && missing)
+			return false;
+	}
+	return missing == 0;
+}
+
 /* Whether all k bits of hash h are set in an opened filter */
 static bool
 BloomTestHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
@@ -199,27 +226,9 @@ BloomTestHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
 	BfPositions p;
 	uint32		i;
 
-	BfPositionsInit(&p, h);
 	if (ref->full)
-	{
-		const Bloom *b = (const Bloom *) ref->full;
-		uint32		missing = 0;
-
-		/*
-		 * Test four positions before each early exit: their loads (likely
-		 * cache misses in a big filter) then overlap instead of waiting on
-		 * an unpredictable branch one by one.
-		 */
-		for (i = 0; i < k; i++)
-		{
-			uint64		pos = BfPositionsNext(&p, m);
-
-			missing |= ~((uint32) b->bits[pos >> 3] >> (pos & 7)) & 1;
-			if ((i & 3) == 3 && missing)
-				return false;
-		}
-		return missing == 0;
-	}
+		return BloomTestHashFull((const Bloom *) ref->full, h);
+	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
 	{
 		uint64		pos = BfPositionsNext(&p, m);

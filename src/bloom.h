@@ -43,6 +43,7 @@ extern void BloomCheck(const void *b_arg, Size size);
 extern Bloom *BloomGetArg(FunctionCallInfo fcinfo, int argno);
 extern void BloomCheckCompatible(const void *a_arg, const void *b_arg);
 extern void BloomUnionInto(Bloom *a, const Bloom *b);
+extern bool BloomTestHashFull(const Bloom *b, uint64 h);
 extern uint64 BloomBitsSet(const Bloom *b);
 extern double BloomEstimateCardinality(uint64 m, uint32 k, uint64 x);
 extern double BloomEstimateFpr(uint64 m, uint32 k, uint64 x);

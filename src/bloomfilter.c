@@ -627,6 +627,60 @@ BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno)
 	}
 }
 
+/* Free a cached copy, and the probe view built from it */
+static void
+BfCacheFreeCopy(BfFnCache *c, struct varlena **copy)
+{
+	if (*copy == NULL)
+		return;
+	if (c->view_of == *copy)
+	{
+		if (c->view)
+			pfree(c->view);
+		c->view = NULL;
+		c->view_of = NULL;
+		c->view_uses = 0;
+	}
+	pfree(*copy);
+	*copy = NULL;
+}
+
+/*
+ * The probe view of an opened filter, or NULL.  Only values the call site's
+ * cache holds (detoasted once, identified by their TOAST pointer or their
+ * compressed bytes) get one: a plain in-memory value has no identity that
+ * outlives the call.  Rent or buy: the view is built once the filter has
+ * been probed about as many times as building it costs (one probe for every
+ * 64 bytes of the filter), so a statement never spends more than about
+ * twice what the better of the two would have cost.
+ */
+void *
+BfProbeView(FunctionCallInfo fcinfo, const BfFilterRef *ref, BfViewBuilder build)
+{
+	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+
+	if (c == NULL || ref->full == NULL ||
+		(ref->full != c->toast_copy && ref->full != c->inline_copy))
+		return NULL;
+	if (c->view_of != ref->full)
+	{
+		if (c->view)
+			pfree(c->view);
+		c->view = NULL;
+		c->view_of = ref->full;
+		c->view_uses = 0;
+	}
+	if (c->view != NULL)
+		return c->view;
+	if (++c->view_uses < (int64) (VARSIZE(ref->full) / 64))
+		return NULL;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c->view = build(ref->full);
+	MemoryContextSwitchTo(old);
+	return c->view;
+}
+
 /*
  * Open the filter argument argno for probing.
  *
@@ -676,9 +730,7 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 		}
 		else
 		{
-			if (c->toast_copy)
-				pfree(c->toast_copy);
-			c->toast_copy = NULL;
+			BfCacheFreeCopy(c, &c->toast_copy);
 			c->toast_valid = true;
 			c->toast_relid = ext.va_toastrelid;
 			c->toast_valueid = ext.va_valueid;
@@ -736,10 +788,8 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 			/* empty the cache first: if decompression fails, it stays empty */
 			if (c->inline_raw)
 				pfree(c->inline_raw);
-			if (c->inline_copy)
-				pfree(c->inline_copy);
 			c->inline_raw = NULL;
-			c->inline_copy = NULL;
+			BfCacheFreeCopy(c, &c->inline_copy);
 			copy = detoast_attr(v);
 			c->inline_raw = palloc(rawlen);
 			memcpy(c->inline_raw, v, rawlen);

@@ -283,6 +283,11 @@ typedef struct BfFnCache
 	/* for inline-compressed values: the compressed bytes and their copy */
 	struct varlena *inline_raw;
 	struct varlena *inline_copy;
+
+	/* a type's probe view of one of the two cached copies (BfProbeView) */
+	const struct varlena *view_of;	/* toast_copy or inline_copy */
+	int64		view_uses;		/* probes of view_of so far */
+	void	   *view;			/* in fn_mcxt, or NULL until built */
 } BfFnCache;
 
 extern BfFnCache *BfGetFnCache(FunctionCallInfo fcinfo);
@@ -323,6 +328,16 @@ typedef struct BfFilterRef
 extern void BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize,
 						 BfFilterRef *ref);
 extern void BfRefReadBytes(BfFilterRef *ref, Size offset, Size len, void *dst);
+
+/*
+ * A probe view: a structure a type derives from a filter that one call site
+ * probes again and again (a parameter, a scalar subquery), built once and
+ * then probed instead of the filter, giving exactly the same answers faster
+ * (countingbloom: its bits, a quarter of the counters' size).
+ */
+typedef void *(*BfViewBuilder) (const struct varlena *v);
+extern void *BfProbeView(FunctionCallInfo fcinfo, const BfFilterRef *ref,
+						 BfViewBuilder build);
 static inline const char *
 BfRefHead(BfFilterRef *ref)
 {

@@ -379,19 +379,66 @@ CBloomMinHash(BfFilterRef *ref, uint64 m, uint32 k, uint64 h)
 	return minc;
 }
 
-/* Probe the filter argument fargno for the element argument eargno */
+/*
+ * The Bloom filter with the same m, k and seed whose bit i is set exactly
+ * when counter i is non-zero: the cast to bloom, and the probe view of @>.
+ */
+static Bloom *
+CBloomToBloom(const CountingBloom *cb)
+{
+	uint64		m = CBloomM(cb);
+	Size		n = (Size) ((m + 1) / 2),
+				i;
+	Bloom	   *b = BloomNew(m, CBloomK(cb), BfGet64(cb->hdr.seed));
+
+	/* byte i holds counters 2i and 2i + 1: bits 2i, 2i + 1 of the bloom */
+	for (i = 0; i < n; i++)
+	{
+		uint8		c = cb->counters[i];
+		uint8		bits;
+
+		if (c == 0)
+			continue;
+		bits = (uint8) (((c & 0x0f) ? 1 : 0) | ((c & 0xf0) ? 2 : 0));
+		b->bits[i >> 2] |= (uint8) (bits << ((i & 3) << 1));
+	}
+	b->hdr.ninserts = cb->hdr.ninserts;
+	return b;
+}
+
+/* BfViewBuilder of @>: the filter's bits (a quarter of its counters' size) */
+static void *
+CBloomBuildView(const struct varlena *v)
+{
+	return CBloomToBloom((const CountingBloom *) v);
+}
+
+/*
+ * Probe the filter argument fargno for the element argument eargno: the
+ * smallest of its k counters, or with presence_only just zero or non-zero
+ * (then a filter the call site probes again and again is probed through
+ * its bits, which give the same answer with a quarter of the memory).
+ */
 static uint8
-CBloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
+CBloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool presence_only)
 {
 	BfFilterRef ref;
 	const CountingBloom *head;
 	BfHasher   *h = BfGetHasher(fcinfo, eargno);
+	uint64		hv;
 
 	BfOpenFilter(fcinfo, fargno, CBLOOM_HDRSZ, &ref);
 	head = (const CountingBloom *) BfRefHead(&ref);
 	CBloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
-	return CBloomMinHash(&ref, CBloomM(head), CBloomK(head),
-						 BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
+	hv = BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed));
+	if (presence_only)
+	{
+		const Bloom *view = BfProbeView(fcinfo, &ref, CBloomBuildView);
+
+		if (view != NULL)
+			return BloomTestHashFull(view, hv) ? 1 : 0;
+	}
+	return CBloomMinHash(&ref, CBloomM(head), CBloomK(head), hv);
 }
 
 /* Add b's counters into a, saturating at 15 (same parameters) */
@@ -693,7 +740,7 @@ countingbloom_remove_array(PG_FUNCTION_ARGS)
 Datum
 countingbloom_contains(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(CBloomProbe(fcinfo, 0, 1) != 0);
+	PG_RETURN_BOOL(CBloomProbe(fcinfo, 0, 1, true) != 0);
 }
 
 /*
@@ -702,7 +749,7 @@ countingbloom_contains(PG_FUNCTION_ARGS)
 Datum
 countingbloom_contained(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(CBloomProbe(fcinfo, 1, 0) != 0);
+	PG_RETURN_BOOL(CBloomProbe(fcinfo, 1, 0, true) != 0);
 }
 
 /*
@@ -713,7 +760,7 @@ countingbloom_contained(PG_FUNCTION_ARGS)
 Datum
 countingbloom_count(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32((int32) CBloomProbe(fcinfo, 0, 1));
+	PG_RETURN_INT32((int32) CBloomProbe(fcinfo, 0, 1, false));
 }
 
 /*
@@ -822,25 +869,7 @@ countingbloom_info(PG_FUNCTION_ARGS)
 Datum
 countingbloom_to_bloom(PG_FUNCTION_ARGS)
 {
-	CountingBloom *cb = CBloomGetArg(fcinfo, 0);
-	uint64		m = CBloomM(cb);
-	Size		n = (Size) ((m + 1) / 2),
-				i;
-	Bloom	   *b = BloomNew(m, CBloomK(cb), BfGet64(cb->hdr.seed));
-
-	/* byte i holds counters 2i and 2i + 1: bits 2i, 2i + 1 of the bloom */
-	for (i = 0; i < n; i++)
-	{
-		uint8		c = cb->counters[i];
-		uint8		bits;
-
-		if (c == 0)
-			continue;
-		bits = (uint8) (((c & 0x0f) ? 1 : 0) | ((c & 0xf0) ? 2 : 0));
-		b->bits[i >> 2] |= (uint8) (bits << ((i & 3) << 1));
-	}
-	b->hdr.ninserts = cb->hdr.ninserts;
-	PG_RETURN_POINTER(b);
+	PG_RETURN_POINTER(CBloomToBloom(CBloomGetArg(fcinfo, 0)));
 }
 
 /*
