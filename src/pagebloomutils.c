@@ -411,6 +411,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 	double		density;
 	double		nvalues;
 	uint32		nblocks;
+	bool		capped = false;
 	int			c;
 
 	for (c = 0; c < ncols; c++)
@@ -473,21 +474,22 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 			lo = hi;
 			hi = Min(hi * 2, PB_MAX_NBLOCKS);
 		}
+		/*
+		 * Not even the largest signature meets the target: take it and say
+		 * so (below) rather than fail.  A REINDEX, VACUUM FULL or CLUSTER
+		 * sizes the index again from the table's density, so an index that
+		 * was built fine must not make them fail once the table is denser.
+		 */
 		if (hi == PB_MAX_NBLOCKS)
 		{
 			double		f = 0;
 
 			if (!(mixed ? PbMixedKs(nvalues, hi, ncols, targets, kcol, fprs) :
 				  (PbBestK(nvalues, hi, PB_BLOCK_BITS, &f), f <= target)))
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("index \"%s\" cannot meet its false-positive rate with pages_per_range %d",
-								RelationGetRelationName(index), ppr),
-						 errdetail("A range holds about %.0f values; the largest signature, %d bits (%d MB per segment of %d ranges), does not give the target rate.",
-								   nvalues, PB_MAX_NBLOCKS * PB_BLOCK_BITS,
-								   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024)),
-								   PB_RANGES_PER_SEGMENT),
-						 errhint("Lower pages_per_range, or raise fpr (and column_fpr).")));
+			{
+				capped = true;
+				lo = hi - 1;	/* no bisection: hi it is */
+			}
 		}
 		while (hi - lo > 1)
 		{
@@ -514,6 +516,23 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 			kcol[c] = (uint8) k;
 			fprs[c] = f;
 		}
+	}
+
+	if (capped)
+	{
+		double		worst = 0;
+
+		for (c = 0; c < ncols; c++)
+			worst = Max(worst, fprs[c]);
+		ereport(WARNING,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("index \"%s\" cannot meet its false-positive rate with pages_per_range %d",
+						RelationGetRelationName(index), ppr),
+				 errdetail("A range holds about %.0f values; the largest signature, %d bits (%d MB per segment of %d ranges), gives a rate of about %.3g per column instead of %.3g.",
+						   nvalues, PB_MAX_NBLOCKS * PB_BLOCK_BITS,
+						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024)),
+						   PB_RANGES_PER_SEGMENT, worst, target),
+				 errhint("Lower pages_per_range, or raise fpr (and column_fpr), and rebuild the index.")));
 	}
 
 	memset(meta, 0, sizeof(*meta));
