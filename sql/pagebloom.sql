@@ -215,6 +215,17 @@ RESET enable_seqscan;
 REINDEX INDEX pbempty_idx;
 VACUUM FULL pbempty;
 DROP INDEX pbempty_idx;
+-- per-column targets that the largest signature cannot meet: every column
+-- takes the k best for the block (not the largest k, which fills it further)
+CREATE INDEX pbempty_mixed ON pbempty USING pagebloom (a, b)
+	WITH (pages_per_range = 300, fpr = 0.01, column_fpr = '0.02,0.005');
+SELECT signature_blocks, column_k, design_fpr < 0.5 AS still_selective FROM pagebloom_info('pbempty_mixed');
+DROP INDEX pbempty_mixed;
+-- an unlogged index sizes its init fork too, without a second warning
+CREATE UNLOGGED TABLE pbunlogged AS SELECT * FROM pbempty;
+CREATE INDEX pbunlogged_idx ON pbunlogged USING pagebloom (a)
+	WITH (pages_per_range = 131072, fpr = 0.000001);
+DROP TABLE pbunlogged;
 -- a CREATE INDEX CONCURRENTLY that fails before its build writes anything
 -- leaves an invalid index with no pages
 CREATE INDEX CONCURRENTLY pbempty_idx ON pbempty USING pagebloom (a, b)

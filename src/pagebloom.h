@@ -175,7 +175,7 @@ extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
 						   double *indexCorrelation, double *indexPages);
 extern PageBloomState *PbGetState(Relation index);
 extern void PbComputeParams(Relation heap, Relation index,
-							PageBloomMetaPageData *meta);
+							PageBloomMetaPageData *meta, bool warn);
 extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k);
 extern double PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits,
 								double kbar, int k);

@@ -234,7 +234,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 			 RelationGetRelationName(index));
 	PbCheckHeapAm(heap);
 
-	PbComputeParams(heap, index, &meta);
+	PbComputeParams(heap, index, &meta, true);
 	PbWriteMetaPage(index, &meta);
 
 	memset(&bs, 0, sizeof(bs));
@@ -272,7 +272,7 @@ pbbuildempty(Relation index)
 	PageBloomMetaPageData meta;
 	Page		page;
 
-	PbComputeParams(heap, index, &meta);
+	PbComputeParams(heap, index, &meta, false);
 	table_close(heap, NoLock);
 
 	page = (Page) palloc(BLCKSZ);

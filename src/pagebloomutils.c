@@ -391,10 +391,12 @@ PbParseColumnFpr(const char *str, double *fprs, bool report)
  * one-column probe false-positive rate meets the target of every column
  * (fpr, or column_fpr), unless signature_bits fixes the size.  With one
  * target all columns share the best k; with different targets each column
- * gets the fewest bits per key that meet its own (PbMixedKs).
+ * gets the fewest bits per key that meet its own (PbMixedKs).  When not even
+ * the largest signature meets them, that one is taken, with a WARNING if
+ * warn (the init fork of an unlogged index asks again, silently).
  */
 void
-PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
+PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool warn)
 {
 	PageBloomOptions *opts = (PageBloomOptions *) index->rd_options;
 	int			ppr = opts ? opts->pagesPerRange : PB_DEFAULT_PAGES_PER_RANGE;
@@ -504,7 +506,13 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 		}
 		nblocks = hi;
 	}
-	if (mixed)
+	/*
+	 * A capped signature meets no target, and there PbMixedKs drifts to
+	 * PB_MAX_K for every column (in a nearly full block each column alone
+	 * gains from more bits, which fill it further): all columns take the k
+	 * that is best for the block instead.
+	 */
+	if (mixed && !capped)
 		PbMixedKs(nvalues, nblocks, ncols, targets, kcol, fprs);
 	else
 	{
@@ -518,12 +526,16 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 		}
 	}
 
-	if (capped)
+	if (capped && warn)
 	{
-		double		worst = 0;
+		double		worst = 0,
+					strictest = 1;
 
 		for (c = 0; c < ncols; c++)
+		{
 			worst = Max(worst, fprs[c]);
+			strictest = Min(strictest, targets[c]);
+		}
 		ereport(WARNING,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("index \"%s\" cannot meet its false-positive rate with pages_per_range %d",
@@ -531,7 +543,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta)
 				 errdetail("A range holds about %.0f values; the largest signature, %d bits (%d MB per segment of %d ranges), gives a rate of about %.3g per column instead of %.3g.",
 						   nvalues, PB_MAX_NBLOCKS * PB_BLOCK_BITS,
 						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024)),
-						   PB_RANGES_PER_SEGMENT, worst, target),
+						   PB_RANGES_PER_SEGMENT, worst, strictest),
 				 errhint("Lower pages_per_range, or raise fpr (and column_fpr), and rebuild the index.")));
 	}
 
