@@ -17,7 +17,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(wildcard sql/$(EXTENSION)--*--*.sql)
 
 # pg_regress inputs are sql/*.sql other than the extension scripts
-REGRESS = $(sort $(patsubst sql/%.sql,%,$(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql))))
+REGRESS ?= $(sort $(patsubst sql/%.sql,%,$(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql))))
 REGRESS_OPTS = --load-extension=$(EXTENSION) $(if $(REGRESS_OUTDIR),--outputdir=$(REGRESS_OUTDIR))
 
 SHLIB_LINK += -lxxhash
