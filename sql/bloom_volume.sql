@@ -94,3 +94,44 @@ SELECT count(*) FILTER (WHERE (SELECT f FROM big_filters WHERE id = 1) @> k) AS 
 FROM ((SELECT k FROM int_keys LIMIT 3000) UNION ALL (SELECT k FROM int_probes LIMIT 3000)) s;
 SELECT (SELECT f FROM big_filters WHERE id = 1) @> k AS stored, (SELECT f | f FROM big_filters WHERE id = 1) @> k AS in_memory
 FROM (SELECT k FROM int_keys LIMIT 2) s;
+
+-- the cache of a call site holds up to 8 out-of-line filters (their copies
+-- within work_mem): a join that alternates between 3 large filters detoasts
+-- each once instead of reading TOAST slices for every probe (buffers per
+-- probe), and answers stay exact when it alternates between more filters
+-- than that or when work_mem holds only one copy
+CREATE TABLE cache_filters (id int PRIMARY KEY, f bloom);
+INSERT INTO cache_filters
+SELECT g, bloom_agg('key-' || g || '-' || i, 300000, 0.01) FROM generate_series(1, 12) g, generate_series(1, 2000) i GROUP BY g;
+SELECT count(*) AS filters, min(pg_column_size(f)) > 256 * 1024 AS big_enough_for_slices FROM cache_filters;
+CREATE TABLE cache_probes AS
+SELECT i, (i % 3) + 1 AS f3, (i % 12) + 1 AS f12,
+	CASE WHEN i % 2 = 0 THEN 'key-' ELSE 'nokey-' END AS prefix, i / 12 % 2000 + 1 AS n
+FROM generate_series(0, 5999) i;
+CREATE FUNCTION cache_probe_stats(nfilters int, OUT probes bigint, OUT false_negatives bigint, OUT positives bigint)
+LANGUAGE sql AS $$
+	SELECT count(*), count(*) FILTER (WHERE prefix = 'key-' AND NOT found), count(*) FILTER (WHERE found)
+	FROM cache_probes p,
+		 LATERAL (SELECT f @> (p.prefix || CASE nfilters WHEN 3 THEN p.f3 ELSE p.f12 END || '-' || p.n) AS found
+				  FROM cache_filters WHERE id = CASE nfilters WHEN 3 THEN p.f3 ELSE p.f12 END OFFSET 0) x
+$$;
+CREATE FUNCTION cache_probe_buffers() RETURNS numeric LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT count(*) FROM cache_probes p,
+		LATERAL (SELECT f @> (p.prefix || p.f3 || ''-'' || p.n) AS found FROM cache_filters WHERE id = p.f3 OFFSET 0) x
+		WHERE found' INTO plan;
+	RETURN ((plan -> 0 -> 'Plan' ->> 'Shared Hit Blocks')::bigint
+		  + (plan -> 0 -> 'Plan' ->> 'Shared Read Blocks')::bigint) / 6000.0;
+END $$;
+SELECT cache_probe_buffers() < 5 AS few_buffers_per_probe;
+SELECT 3 AS filters, * FROM cache_probe_stats(3)
+UNION ALL
+SELECT 12, * FROM cache_probe_stats(12);
+SET work_mem = '64kB';
+SELECT 3 AS filters_small_work_mem, * FROM cache_probe_stats(3);
+SELECT cache_probe_buffers() > 5 AS slices_again_when_copies_do_not_fit;
+RESET work_mem;
+DROP TABLE cache_filters, cache_probes;
+DROP FUNCTION cache_probe_stats(int), cache_probe_buffers();

@@ -13,6 +13,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
@@ -627,22 +628,80 @@ BfGetArrayElemHasher(FunctionCallInfo fcinfo, int argno)
 	}
 }
 
-/* Free a cached copy, and the probe view built from it */
+/* Empty a cache slot: free its copy and its probe view */
 static void
-BfCacheFreeCopy(BfFnCache *c, struct varlena **copy)
+BfCacheSlotClear(BfCacheSlot *slot)
 {
-	if (*copy == NULL)
-		return;
-	if (c->view_of == *copy)
+	if (slot->view)
+		pfree(slot->view);
+	if (slot->copy)
+		pfree(slot->copy);
+	memset(slot, 0, sizeof(*slot));
+}
+
+/* The slot of the out-of-line value relid/valueid, or NULL */
+static BfCacheSlot *
+BfCacheLookup(BfFnCache *c, Oid relid, Oid valueid)
+{
+	int			i;
+
+	for (i = 0; i < BF_CACHE_SLOTS; i++)
+		if (c->slots[i].valid && c->slots[i].relid == relid && c->slots[i].valueid == valueid)
+			return &c->slots[i];
+	return NULL;
+}
+
+/* A slot for a new value: a free one, else the least recently probed, emptied */
+static BfCacheSlot *
+BfCacheVictim(BfFnCache *c)
+{
+	BfCacheSlot *victim = &c->slots[0];
+	int			i;
+
+	for (i = 0; i < BF_CACHE_SLOTS; i++)
 	{
-		if (c->view)
-			pfree(c->view);
-		c->view = NULL;
-		c->view_of = NULL;
-		c->view_uses = 0;
+		if (!c->slots[i].valid)
+		{
+			victim = &c->slots[i];
+			break;
+		}
+		if (c->slots[i].last_use < victim->last_use)
+			victim = &c->slots[i];
 	}
-	pfree(*copy);
-	*copy = NULL;
+	BfCacheSlotClear(victim);
+	return victim;
+}
+
+/*
+ * Make room for a copy of size bytes in slot keep: free the copies of the
+ * least recently probed other slots until all copies fit work_mem (a single
+ * value larger than that is still cached, alone).
+ */
+static void
+BfCacheMakeRoom(BfFnCache *c, BfCacheSlot *keep, Size size)
+{
+	Size		budget = (Size) work_mem * 1024;
+
+	for (;;)
+	{
+		Size		used = size;
+		BfCacheSlot *lru = NULL;
+		int			i;
+
+		for (i = 0; i < BF_CACHE_SLOTS; i++)
+		{
+			BfCacheSlot *slot = &c->slots[i];
+
+			if (slot == keep || slot->copy == NULL)
+				continue;
+			used += VARSIZE(slot->copy);
+			if (lru == NULL || slot->last_use < lru->last_use)
+				lru = slot;
+		}
+		if (used <= budget || lru == NULL)
+			return;
+		BfCacheSlotClear(lru);
+	}
 }
 
 /*
@@ -652,46 +711,49 @@ BfCacheFreeCopy(BfFnCache *c, struct varlena **copy)
  * outlives the call.  Rent or buy: the view is built once the filter has
  * been probed about as many times as building it costs (one probe for every
  * 64 bytes of the filter), so a statement never spends more than about
- * twice what the better of the two would have cost.
+ * twice what the better of the two would have cost.  The view is freed with
+ * the copy it was built from.
  */
 void *
 BfProbeView(FunctionCallInfo fcinfo, const BfFilterRef *ref, BfViewBuilder build)
 {
 	BfFnCache  *c = (BfFnCache *) fcinfo->flinfo->fn_extra;
+	BfCacheSlot *slot = NULL;
 	MemoryContext old;
+	int			i;
 
-	if (c == NULL || ref->full == NULL ||
-		(ref->full != c->toast_copy && ref->full != c->inline_copy))
+	if (c == NULL || ref->full == NULL)
 		return NULL;
-	if (c->view_of != ref->full)
-	{
-		if (c->view)
-			pfree(c->view);
-		c->view = NULL;
-		c->view_of = ref->full;
-		c->view_uses = 0;
-	}
-	if (c->view != NULL)
-		return c->view;
-	if (++c->view_uses < (int64) (VARSIZE(ref->full) / 64))
+	if (ref->full == c->inline_slot.copy)
+		slot = &c->inline_slot;
+	for (i = 0; slot == NULL && i < BF_CACHE_SLOTS; i++)
+		if (ref->full == c->slots[i].copy)
+			slot = &c->slots[i];
+	if (slot == NULL)
+		return NULL;
+	if (slot->view != NULL)
+		return slot->view;
+	if (++slot->view_uses < (int64) (VARSIZE(slot->copy) / 64))
 		return NULL;
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	c->view = build(ref->full);
+	slot->view = build(slot->copy);
 	MemoryContextSwitchTo(old);
-	return c->view;
+	return slot->view;
 }
 
 /*
  * Open the filter argument argno for probing.
  *
  * Plain in-memory values are used as they are.  Out-of-line values are
- * cached by their TOAST identity, so a filter that is constant for a query
- * (a parameter, a scalar subquery) is detoasted once, not once per row.  A
- * large uncompressed out-of-line value is not detoasted for its first probes
- * (one for each BF_SLICE_THRESHOLD bytes of its size): only its first
- * headsize bytes are fetched and the probe reads the bytes it needs through
- * TOAST slices.  Inline-compressed values are cached by their compressed
- * bytes.
+ * cached by their TOAST identity (up to BF_CACHE_SLOTS of them, least
+ * recently probed out first, their copies together within work_mem), so a
+ * filter that is constant for a query (a parameter, a scalar subquery), or
+ * one of a few that a join alternates between, is detoasted once, not once
+ * per row.  A large uncompressed out-of-line value is not detoasted for its
+ * first probes (one for each BF_SLICE_THRESHOLD bytes of its size): only its
+ * first headsize bytes are fetched and the probe reads the bytes it needs
+ * through TOAST slices.  The last inline-compressed value is cached by its
+ * compressed bytes.
  */
 void
 BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref)
@@ -713,28 +775,32 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 	if (VARATT_IS_EXTERNAL_ONDISK(v))
 	{
 		struct varatt_external ext;
+		BfCacheSlot *slot;
+		MemoryContext old;
 
 		VARATT_EXTERNAL_GET_POINTER(ext, v);
 		c = BfGetFnCache(fcinfo);
-		if (c->toast_valid && c->toast_relid == ext.va_toastrelid &&
-			c->toast_valueid == ext.va_valueid)
+		slot = BfCacheLookup(c, ext.va_toastrelid, ext.va_valueid);
+		if (slot != NULL)
 		{
-			if (c->toast_uses < INT_MAX)
-				c->toast_uses++;
-			if (c->toast_copy != NULL)
+			if (slot->uses < INT_MAX)
+				slot->uses++;
+			slot->last_use = ++c->clock;
+			if (slot->copy != NULL)
 			{
-				ref->full = c->toast_copy;
+				ref->full = slot->copy;
 				ref->total = VARSIZE(ref->full);
 				return;
 			}
 		}
 		else
 		{
-			BfCacheFreeCopy(c, &c->toast_copy);
-			c->toast_valid = true;
-			c->toast_relid = ext.va_toastrelid;
-			c->toast_valueid = ext.va_valueid;
-			c->toast_uses = 1;
+			slot = BfCacheVictim(c);
+			slot->valid = true;
+			slot->relid = ext.va_toastrelid;
+			slot->valueid = ext.va_valueid;
+			slot->uses = 1;
+			slot->last_use = ++c->clock;
 		}
 
 		/*
@@ -746,7 +812,7 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 		 * bytes of the value in one go, so a value of n times that size gets
 		 * n sliced probes before it is detoasted and cached.
 		 */
-		if (c->toast_uses <= (int) Min((Size) ext.va_rawsize / BF_SLICE_THRESHOLD, (Size) INT_MAX) &&
+		if (slot->uses <= (int) Min((Size) ext.va_rawsize / BF_SLICE_THRESHOLD, (Size) INT_MAX) &&
 			(Size) VARATT_EXTERNAL_GET_EXTSIZE(ext) >= (Size) ext.va_rawsize - VARHDRSZ &&
 			(Size) ext.va_rawsize >= BF_SLICE_THRESHOLD && headsize > VARHDRSZ)
 		{
@@ -762,14 +828,11 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 			pfree(head);
 			return;
 		}
-		else
-		{
-			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
-			c->toast_copy = detoast_attr(v);
-			MemoryContextSwitchTo(old);
-		}
-		ref->full = c->toast_copy;
+		BfCacheMakeRoom(c, slot, (Size) ext.va_rawsize);
+		old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		slot->copy = detoast_attr(v);
+		MemoryContextSwitchTo(old);
+		ref->full = slot->copy;
 		ref->total = VARSIZE(ref->full);
 		return;
 	}
@@ -782,21 +845,20 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 			memcmp(c->inline_raw, v, rawlen) != 0)
 		{
 			MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-
 			struct varlena *copy;
 
 			/* empty the cache first: if decompression fails, it stays empty */
 			if (c->inline_raw)
 				pfree(c->inline_raw);
 			c->inline_raw = NULL;
-			BfCacheFreeCopy(c, &c->inline_copy);
+			BfCacheSlotClear(&c->inline_slot);
 			copy = detoast_attr(v);
 			c->inline_raw = palloc(rawlen);
 			memcpy(c->inline_raw, v, rawlen);
-			c->inline_copy = copy;
+			c->inline_slot.copy = copy;
 			MemoryContextSwitchTo(old);
 		}
-		ref->full = c->inline_copy;
+		ref->full = c->inline_slot.copy;
 		ref->total = VARSIZE(ref->full);
 		return;
 	}

@@ -263,8 +263,29 @@ BfHashDatumFast(BfHasher *h, Datum value, uint64 seed)
 }
 
 /*
- * Per-call-site cache kept in fn_extra: the element hasher and the detoasted
- * filter for a filter argument that stays the same for a whole query.
+ * One filter value held by a call site's cache: a detoasted copy (once the
+ * value has been probed often enough to be worth one) and the type's probe
+ * view of it (BfProbeView).
+ */
+typedef struct BfCacheSlot
+{
+	bool		valid;
+	Oid			relid;			/* out of line: the TOAST pointer's identity */
+	Oid			valueid;
+	int			uses;			/* probes seen for this value */
+	uint64		last_use;		/* the cache's clock at its last probe */
+	struct varlena *copy;		/* detoasted copy in fn_mcxt, or NULL */
+	int64		view_uses;		/* probes of copy so far */
+	void	   *view;			/* in fn_mcxt, or NULL until built */
+} BfCacheSlot;
+
+/* Out-of-line values a call site keeps at once (within the memory budget) */
+#define BF_CACHE_SLOTS	8
+
+/*
+ * Per-call-site cache kept in fn_extra: the element hasher, and the filters
+ * of the call site's recent probes, so that a filter that stays the same for
+ * a query, or one of a few that a join alternates between, is detoasted once.
  */
 typedef struct BfFnCache
 {
@@ -274,20 +295,12 @@ typedef struct BfFnCache
 	Oid			hasher_collation;
 	BfHasher	hasher;
 
-	/* detoast-once cache, keyed by the TOAST pointer's identity */
-	bool		toast_valid;
-	Oid			toast_relid;
-	Oid			toast_valueid;
-	int			toast_uses;		/* probes seen for this value */
-	struct varlena *toast_copy; /* detoasted copy in fn_mcxt, or NULL */
-	/* for inline-compressed values: the compressed bytes and their copy */
+	/* out-of-line values, keyed by their TOAST pointer's identity; LRU */
+	BfCacheSlot slots[BF_CACHE_SLOTS];
+	uint64		clock;
+	/* the last inline-compressed value: its compressed bytes and its copy */
 	struct varlena *inline_raw;
-	struct varlena *inline_copy;
-
-	/* a type's probe view of one of the two cached copies (BfProbeView) */
-	const struct varlena *view_of;	/* toast_copy or inline_copy */
-	int64		view_uses;		/* probes of view_of so far */
-	void	   *view;			/* in fn_mcxt, or NULL until built */
+	BfCacheSlot inline_slot;
 } BfFnCache;
 
 extern BfFnCache *BfGetFnCache(FunctionCallInfo fcinfo);
