@@ -73,6 +73,24 @@ SELECT bloomfilter_hash(ROW(1, 'a'::text)) = bloomfilter_hash(ROW(1::int8, 'a'::
 	bloomfilter_hash('[0:1]={1,2}'::int[]) <> bloomfilter_hash('{1,2}'::int[]) AS array_lower_bound_matters,
 	bloomfilter_hash(ARRAY[[1, 2]]) <> bloomfilter_hash(ARRAY[1, 2]) AS array_shape_matters,
 	bloomfilter_hash(ARRAY[1, NULL]) <> bloomfilter_hash(ARRAY[1]) AS array_null_element;
+-- ranges hash by flags and bounds (each bound by its subtype's canonical hash),
+-- multiranges by their ranges: equal values with differently written bounds agree
+SELECT bloomfilter_hash(numrange(1.0, 2)) = bloomfilter_hash(numrange(1.00, 2.000)) AS numrange_scale,
+	bloomfilter_hash('[1,3)'::int4range) = bloomfilter_hash('[1,2]'::int4range) AS int4range_canonical,
+	bloomfilter_hash('empty'::numrange) = bloomfilter_hash(numrange(2, 2)) AS empty_ranges,
+	bloomfilter_hash(numrange(1, 2, '[]')) <> bloomfilter_hash(numrange(1, 2, '[)')) AS inclusivity_matters,
+	bloomfilter_hash(numrange(NULL, 2)) <> bloomfilter_hash(numrange(2, NULL)) AS infinite_side_matters,
+	bloomfilter_hash(tstzrange('2024-01-01 00:00+00', '2024-01-02 00:00+00'))
+		= bloomfilter_hash(tstzrange('2024-01-01 01:00+01', '2024-01-02 01:00+01')) AS tstzrange_zones,
+	bloomfilter_hash(nummultirange(numrange(1.0, 2), numrange(3, 4.0)))
+		= bloomfilter_hash(nummultirange(numrange(3.00, 4), numrange(1, 2.00))) AS multirange_equal,
+	bloomfilter_hash(nummultirange(numrange(1, 2), numrange(2, 3)))
+		= bloomfilter_hash(nummultirange(numrange(1, 3))) AS multirange_merged;
+-- golden vectors of the range forms (doc/design.md)
+SELECT bloomfilter_hash('[1,5)'::int4range) AS int4range_1_5, bloomfilter_hash('empty'::int4range) AS empty,
+	bloomfilter_hash('(,5]'::numrange) AS numrange_inf_5, bloomfilter_hash(int4multirange('[1,5)'::int4range)) AS multi;
+SELECT bloom_agg(r) @> numrange(0.50, 1.50) AS probe_with_other_scale
+FROM (SELECT numrange(i / 2.0, i / 2.0 + 1) AS r FROM generate_series(0, 1000) i) s;
 CREATE TYPE pair AS (a int, b text);
 SELECT bloom_add(bloom_empty(100), ROW(1, 'x')::pair) @> ROW(1, 'x')::pair AS composite_probe,
 	bloomfilter_hash(ROW(1, 'x')::pair) = bloomfilter_hash(ROW(1, 'x')) AS named_equals_anonymous;

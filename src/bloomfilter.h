@@ -209,6 +209,8 @@ typedef enum BfCanon
 	BF_CANON_OID,				/* oid: as int64 */
 	BF_CANON_RECORD,			/* composite: column by column */
 	BF_CANON_ARRAY,				/* array: shape and elements */
+	BF_CANON_RANGE,				/* range: flags and bounds */
+	BF_CANON_MULTIRANGE,		/* multirange: its ranges */
 	BF_CANON_SEND				/* anything else: binary send output */
 } BfCanon;
 
@@ -231,7 +233,9 @@ typedef struct BfHasher
 	int16		elemlen;
 	bool		elembyval;
 	char		elemalign;
-	struct BfHasher *elem;
+	struct BfHasher *elem;		/* also: a range's bound, a multirange's range */
+	/* BF_CANON_RANGE, BF_CANON_MULTIRANGE: the type cache entry (lives forever) */
+	struct TypeCacheEntry *typcache;
 } BfHasher;
 
 extern void BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt);

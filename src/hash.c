@@ -25,6 +25,10 @@
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/pg_locale.h"
+#include "utils/rangetypes.h"
+#if PG_VERSION_NUM >= 140000
+#include "utils/multirangetypes.h"
+#endif
 #include "utils/timestamp.h"
 #include "utils/uuid.h"
 
@@ -266,6 +270,70 @@ BfHashArray(BfHasher *h, ArrayType *arr, uint64 seed)
 }
 
 /*
+ * Hash a range by what range_eq compares: 'G', a flags byte (1 empty, 2 lower
+ * bound inclusive, 4 upper inclusive, 8 lower infinite, 16 upper infinite),
+ * then each finite bound as a byte 1 and its canonical hash (the subtype's,
+ * seed 0, 8 bytes LE).  Equal ranges whose bounds differ in representation
+ * (numrange(1.0, 2) = numrange(1.00, 2)) hash alike.
+ */
+static uint64
+BfHashRange(BfHasher *h, RangeType *r, uint64 seed)
+{
+	RangeBound	lower,
+				upper;
+	bool		empty;
+	uint8		flags;
+	StringInfoData buf;
+	uint64		res;
+
+	range_deserialize(h->typcache, r, &lower, &upper, &empty);
+	if (empty)
+		flags = 1;
+	else
+		flags = (lower.inclusive ? 2 : 0) | (upper.inclusive ? 4 : 0) |
+			(lower.infinite ? 8 : 0) | (upper.infinite ? 16 : 0);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, 'G');
+	appendBinaryStringInfo(&buf, (char *) &flags, 1);
+	if (!empty && !lower.infinite)
+		BfAppendPart(&buf, h->elem, lower.val, false);
+	if (!empty && !upper.infinite)
+		BfAppendPart(&buf, h->elem, upper.val, false);
+	res = BfHashBytes(buf.data, buf.len, seed);
+	pfree(buf.data);
+	return res;
+}
+
+#if PG_VERSION_NUM >= 140000
+/*
+ * Hash a multirange by its ranges (stored normalized: sorted, merged): 'M',
+ * their count (uint32 LE), then per range a byte 1 and its canonical hash
+ * (seed 0, 8 bytes LE).
+ */
+static uint64
+BfHashMultirange(BfHasher *h, MultirangeType *mr, uint64 seed)
+{
+	int32		count;
+	RangeType **ranges;
+	StringInfoData buf;
+	uint32		le;
+	int32		i;
+	uint64		res;
+
+	multirange_deserialize(h->typcache->rngtype, mr, &count, &ranges);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, 'M');
+	le = BfPut32((uint32) count);
+	appendBinaryStringInfo(&buf, (char *) &le, 4);
+	for (i = 0; i < count; i++)
+		BfAppendPart(&buf, h->elem, RangeTypePGetDatum(ranges[i]), false);
+	res = BfHashBytes(buf.data, buf.len, seed);
+	pfree(buf.data);
+	return res;
+}
+#endif
+
+/*
  * Set up a hasher for a type.  Text types under a nondeterministic collation
  * are refused: equal strings would not give equal bytes.
  */
@@ -356,6 +424,27 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 				h->mcxt = mcxt;
 				break;
 			}
+			if (type_is_range(base))
+			{
+				h->canon = BF_CANON_RANGE;
+				h->mcxt = mcxt;
+				h->typcache = lookup_type_cache(base, TYPECACHE_RANGE_INFO);
+				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
+				BfHasherInit(h->elem, h->typcache->rngelemtype->type_id,
+							 h->typcache->rng_collation, mcxt);
+				break;
+			}
+#if PG_VERSION_NUM >= 140000
+			if (type_is_multirange(base))
+			{
+				h->canon = BF_CANON_MULTIRANGE;
+				h->mcxt = mcxt;
+				h->typcache = lookup_type_cache(base, TYPECACHE_MULTIRANGE_INFO);
+				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
+				BfHasherInit(h->elem, h->typcache->rngtype->type_id, collation, mcxt);
+				break;
+			}
+#endif
 			if (OidIsValid(get_element_type(base)))
 			{
 				h->canon = BF_CANON_ARRAY;
@@ -465,6 +554,14 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 			return BfHashRecord(h, DatumGetHeapTupleHeader(value), seed);
 		case BF_CANON_ARRAY:
 			return BfHashArray(h, DatumGetArrayTypeP(value), seed);
+		case BF_CANON_RANGE:
+			return BfHashRange(h, DatumGetRangeTypeP(value), seed);
+		case BF_CANON_MULTIRANGE:
+#if PG_VERSION_NUM >= 140000
+			return BfHashMultirange(h, DatumGetMultirangeTypeP(value), seed);
+#else
+			break;
+#endif
 		case BF_CANON_SEND:
 			{
 				bytea	   *b = BfSendInServerEncoding(h, value);
