@@ -86,7 +86,18 @@ SELECT bloomfilter_hash(numrange(1.0, 2)) = bloomfilter_hash(numrange(1.00, 2.00
 		= bloomfilter_hash(nummultirange(numrange(3.00, 4), numrange(1, 2.00))) AS multirange_equal,
 	bloomfilter_hash(nummultirange(numrange(1, 2), numrange(2, 3)))
 		= bloomfilter_hash(nummultirange(numrange(1, 3))) AS multirange_merged;
--- golden vectors of the range forms (doc/design.md)
+-- jsonb hashes by its tokens with numbers canonical: equal documents agree
+SELECT bloomfilter_hash('{"a": 1.0, "b": [1, 2.50, {"c": null}]}'::jsonb)
+		= bloomfilter_hash('{"b": [1.0, 2.5, {"c": null}], "a": 1.00}'::jsonb) AS jsonb_equal_documents,
+	bloomfilter_hash('{"a": 1, "a": 2}'::jsonb) = bloomfilter_hash('{"a": 2}'::jsonb) AS jsonb_duplicate_keys,
+	bloomfilter_hash('1.0'::jsonb) <> bloomfilter_hash('[1.0]'::jsonb) AS jsonb_scalar_not_array,
+	bloomfilter_hash('{"a": 1}'::jsonb) <> bloomfilter_hash('{"a": "1"}'::jsonb) AS jsonb_number_not_string,
+	bloomfilter_hash('[]'::jsonb) <> bloomfilter_hash('{}'::jsonb) AS jsonb_empty_containers,
+	bloomfilter_hash('[1, [2]]'::jsonb) <> bloomfilter_hash('[[1], 2]'::jsonb) AS jsonb_nesting_matters;
+SELECT bloom_agg(j) @> '{"id": 7.00, "tags": ["x"]}'::jsonb AS jsonb_probe_other_scale
+FROM (SELECT jsonb_build_object('id', i::numeric / 1, 'tags', jsonb_build_array('x')) AS j FROM generate_series(1, 100) i) s;
+-- golden vectors of the range and jsonb forms (doc/design.md)
+SELECT bloomfilter_hash('{"a": 1.0}'::jsonb) AS jsonb_obj, bloomfilter_hash('[true, null, "x"]'::jsonb) AS jsonb_arr;
 SELECT bloomfilter_hash('[1,5)'::int4range) AS int4range_1_5, bloomfilter_hash('empty'::int4range) AS empty,
 	bloomfilter_hash('(,5]'::numrange) AS numrange_inf_5, bloomfilter_hash(int4multirange('[1,5)'::int4range)) AS multi;
 SELECT bloom_agg(r) @> numrange(0.50, 1.50) AS probe_with_other_scale

@@ -22,6 +22,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/pg_locale.h"
@@ -269,6 +270,103 @@ BfHashArray(BfHasher *h, ArrayType *arr, uint64 seed)
 	return r;
 }
 
+/* Append a length (uint32 LE) and that many bytes */
+static void
+BfAppendCounted(StringInfo buf, const char *data, uint32 len)
+{
+	uint32		le = BfPut32(len);
+
+	appendBinaryStringInfo(buf, (char *) &le, 4);
+	appendBinaryStringInfo(buf, data, len);
+}
+
+/*
+ * Hash a jsonb by what jsonb equality compares, walking its tokens: 'J',
+ * then per token: an array 'a', its raw-scalar flag (0/1) and element count
+ * (uint32 LE), ... 'A'; an object 'o', its pair count (uint32 LE), ... 'O'
+ * (jsonb stores keys sorted and unique, so equal objects walk alike); a key
+ * 'k' or a string 's' with its length (uint32 LE) and bytes (server
+ * encoding); a number 'd' and its canonical numeric hash (seed 0, 8 bytes
+ * LE), so {"a": 1.0} = {"a": 1.00} agree; 't', 'f', 'n' for true, false,
+ * null.
+ */
+static uint64
+BfHashJsonb(Jsonb *jb, uint64 seed)
+{
+	JsonbIterator *it = JsonbIteratorInit(&jb->root);
+	JsonbIteratorToken tok;
+	JsonbValue	v;
+	StringInfoData buf;
+	uint64		res;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, 'J');
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		switch (tok)
+		{
+			case WJB_BEGIN_ARRAY:
+				{
+					uint32		n = BfPut32((uint32) v.val.array.nElems);
+
+					appendStringInfoChar(&buf, 'a');
+					appendStringInfoChar(&buf, v.val.array.rawScalar ? 1 : 0);
+					appendBinaryStringInfo(&buf, (char *) &n, 4);
+				}
+				break;
+			case WJB_END_ARRAY:
+				appendStringInfoChar(&buf, 'A');
+				break;
+			case WJB_BEGIN_OBJECT:
+				{
+					uint32		n = BfPut32((uint32) v.val.object.nPairs);
+
+					appendStringInfoChar(&buf, 'o');
+					appendBinaryStringInfo(&buf, (char *) &n, 4);
+				}
+				break;
+			case WJB_END_OBJECT:
+				appendStringInfoChar(&buf, 'O');
+				break;
+			case WJB_KEY:
+				appendStringInfoChar(&buf, 'k');
+				BfAppendCounted(&buf, v.val.string.val, (uint32) v.val.string.len);
+				break;
+			case WJB_VALUE:
+			case WJB_ELEM:
+				switch (v.type)
+				{
+					case jbvNull:
+						appendStringInfoChar(&buf, 'n');
+						break;
+					case jbvBool:
+						appendStringInfoChar(&buf, v.val.boolean ? 't' : 'f');
+						break;
+					case jbvString:
+						appendStringInfoChar(&buf, 's');
+						BfAppendCounted(&buf, v.val.string.val, (uint32) v.val.string.len);
+						break;
+					case jbvNumeric:
+						{
+							uint64		le = BfPut64(BfHashNumeric(NumericGetDatum(v.val.numeric), 0));
+
+							appendStringInfoChar(&buf, 'd');
+							appendBinaryStringInfo(&buf, (char *) &le, 8);
+						}
+						break;
+					default:
+						elog(ERROR, "unexpected jsonb value type %d", (int) v.type);
+				}
+				break;
+			default:
+				elog(ERROR, "unexpected jsonb token %d", (int) tok);
+		}
+	}
+	res = BfHashBytes(buf.data, buf.len, seed);
+	pfree(buf.data);
+	return res;
+}
+
 /*
  * Hash a range by what range_eq compares: 'G', a flags byte (1 empty, 2 lower
  * bound inclusive, 4 upper inclusive, 8 lower infinite, 16 upper infinite),
@@ -424,6 +522,11 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 				h->mcxt = mcxt;
 				break;
 			}
+			if (base == JSONBOID)
+			{
+				h->canon = BF_CANON_JSONB;
+				break;
+			}
 			if (type_is_range(base))
 			{
 				h->canon = BF_CANON_RANGE;
@@ -556,6 +659,15 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 			return BfHashArray(h, DatumGetArrayTypeP(value), seed);
 		case BF_CANON_RANGE:
 			return BfHashRange(h, DatumGetRangeTypeP(value), seed);
+		case BF_CANON_JSONB:
+			{
+				Jsonb	   *jb = DatumGetJsonbP(value);
+				uint64		r = BfHashJsonb(jb, seed);
+
+				if ((Pointer) jb != DatumGetPointer(value))
+					pfree(jb);
+				return r;
+			}
 		case BF_CANON_MULTIRANGE:
 #if PG_VERSION_NUM >= 140000
 			return BfHashMultirange(h, DatumGetMultirangeTypeP(value), seed);
