@@ -96,6 +96,15 @@ SELECT bloomfilter_hash('{"a": 1.0, "b": [1, 2.50, {"c": null}]}'::jsonb)
 	bloomfilter_hash('[1, [2]]'::jsonb) <> bloomfilter_hash('[[1], 2]'::jsonb) AS jsonb_nesting_matters;
 SELECT bloom_agg(j) @> '{"id": 7.00, "tags": ["x"]}'::jsonb AS jsonb_probe_other_scale
 FROM (SELECT jsonb_build_object('id', i::numeric / 1, 'tags', jsonb_build_array('x')) AS j FROM generate_series(1, 100) i) s;
+-- citext (contrib) compares lower-cased strings: it hashes as its lower() text
+CREATE EXTENSION citext SCHEMA hash_test;
+SELECT bloomfilter_hash('Hello'::citext) = bloomfilter_hash('hELLO'::citext) AS citext_case,
+	(bloomfilter_hash('Ab'::citext) = bloomfilter_hash('aB'::citext)) = ('Ab'::citext = 'aB'::citext) AS citext_like_equality,
+	bloomfilter_hash('hello'::citext) = bloomfilter_hash('hello'::text) AS citext_lower_is_text;
+SELECT count(*) FILTER (WHERE f @> upper(e)::citext) AS found_upper, count(*) AS emails
+FROM (SELECT bloom_agg(e::citext, 1000, 0.01) AS f FROM (SELECT 'user' || i || '@Example.com' AS e FROM generate_series(1, 500) i) s) b,
+	 (SELECT 'user' || i || '@Example.com' AS e FROM generate_series(1, 500) i) p;
+DROP EXTENSION citext;
 -- golden vectors of the range and jsonb forms (doc/design.md)
 SELECT bloomfilter_hash('{"a": 1.0}'::jsonb) AS jsonb_obj, bloomfilter_hash('[true, null, "x"]'::jsonb) AS jsonb_arr;
 SELECT bloomfilter_hash('[1,5)'::int4range) AS int4range_1_5, bloomfilter_hash('empty'::int4range) AS empty,

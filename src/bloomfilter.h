@@ -212,6 +212,7 @@ typedef enum BfCanon
 	BF_CANON_RANGE,				/* range: flags and bounds */
 	BF_CANON_MULTIRANGE,		/* multirange: its ranges */
 	BF_CANON_JSONB,				/* jsonb: its tokens, numbers canonical */
+	BF_CANON_CITEXT,			/* citext: the lower-cased bytes */
 	BF_CANON_SEND				/* anything else: binary send output */
 } BfCanon;
 

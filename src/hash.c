@@ -22,6 +22,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/formatting.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
@@ -432,6 +433,26 @@ BfHashMultirange(BfHasher *h, MultirangeType *mr, uint64 seed)
 #endif
 
 /*
+ * Whether a type is the citext extension's (a case-insensitive text whose
+ * equality compares lower-cased strings): its input function is citextin.
+ */
+static bool
+BfTypeIsCitext(Oid typid)
+{
+	Oid			typinput,
+				typioparam;
+	char	   *name;
+	bool		result;
+
+	getTypeInputInfo(typid, &typinput, &typioparam);
+	name = get_func_name(typinput);
+	result = name != NULL && strcmp(name, "citextin") == 0;
+	if (name)
+		pfree(name);
+	return result;
+}
+
+/*
  * Set up a hasher for a type.  Text types under a nondeterministic collation
  * are refused: equal strings would not give equal bytes.
  */
@@ -558,6 +579,11 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 				BfHasherInit(h->elem, h->elemtypid, collation, mcxt);
 				break;
 			}
+			if (BfTypeIsCitext(base))
+			{
+				h->canon = BF_CANON_CITEXT;
+				break;
+			}
 			{
 				Oid			sendfn;
 				bool		isvarlena;
@@ -635,6 +661,18 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
 				uint64		r = BfHashBytes(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), seed);
 
+				if ((Pointer) v != DatumGetPointer(value))
+					pfree(v);
+				return r;
+			}
+		case BF_CANON_CITEXT:
+			{
+				/* what citext's own = and hash compare: lower() by the default collation */
+				struct varlena *v = PG_DETOAST_DATUM_PACKED(value);
+				char	   *lower = str_tolower(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), DEFAULT_COLLATION_OID);
+				uint64		r = BfHashBytes(lower, strlen(lower), seed);
+
+				pfree(lower);
 				if ((Pointer) v != DatumGetPointer(value))
 					pfree(v);
 				return r;
