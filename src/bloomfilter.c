@@ -651,7 +651,12 @@ BfCacheLookup(BfFnCache *c, Oid relid, Oid valueid)
 	return NULL;
 }
 
-/* A slot for a new value: a free one, else the least recently probed, emptied */
+/*
+ * A slot for a new value: a free one, else the least recently probed of
+ * those without a copy (values still read through slices), else the least
+ * recently probed, emptied.  So a stream of big filters probed once each
+ * does not push out the copies of filters probed again and again.
+ */
 static BfCacheSlot *
 BfCacheVictim(BfFnCache *c)
 {
@@ -660,13 +665,16 @@ BfCacheVictim(BfFnCache *c)
 
 	for (i = 0; i < BF_CACHE_SLOTS; i++)
 	{
-		if (!c->slots[i].valid)
+		BfCacheSlot *slot = &c->slots[i];
+
+		if (!slot->valid)
 		{
-			victim = &c->slots[i];
+			victim = slot;
 			break;
 		}
-		if (c->slots[i].last_use < victim->last_use)
-			victim = &c->slots[i];
+		if ((slot->copy == NULL) != (victim->copy == NULL) ?
+			slot->copy == NULL : slot->last_use < victim->last_use)
+			victim = slot;
 	}
 	BfCacheSlotClear(victim);
 	return victim;
