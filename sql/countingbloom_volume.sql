@@ -155,19 +155,12 @@ SELECT 'inline', count(*) FILTER (WHERE pg_column_size(f) < 8000 AND (countingbl
 FROM cb_view_inline;
 CREATE TABLE cb_view_probes AS
 SELECT id, k FROM cb_keys WHERE id <= 50000 UNION ALL SELECT NULL, k FROM cb_nonkeys WHERE k < 'other-2';
-SELECT 'out of line' AS storage, f.id, p.*
-FROM cb_view_filters f,
+SELECT f.storage, f.id, p.*
+FROM (SELECT 'out of line' AS storage, id, f, 90000 AS last_key FROM cb_view_filters
+	  UNION ALL SELECT 'inline', id, f, 300 FROM cb_view_inline) f,
 	 LATERAL (SELECT count(*) AS probes,
 				count(*) FILTER (WHERE (f.f @> k) IS DISTINCT FROM (countingbloom_count(f.f, k) > 0)) AS disagreements,
-				count(*) FILTER (WHERE id % 3 = f.id AND id <= 90000 AND NOT f.f @> k) AS false_negatives,
-				count(*) FILTER (WHERE id IS NULL AND f.f @> k) < 1500 AS few_false_positives
-			  FROM cb_view_probes) p
-UNION ALL
-SELECT 'inline', f.id, p.*
-FROM cb_view_inline f,
-	 LATERAL (SELECT count(*) AS probes,
-				count(*) FILTER (WHERE (f.f @> k) IS DISTINCT FROM (countingbloom_count(f.f, k) > 0)) AS disagreements,
-				count(*) FILTER (WHERE id % 3 = f.id AND id <= 300 AND NOT f.f @> k) AS false_negatives,
+				count(*) FILTER (WHERE id % 3 = f.id AND id <= f.last_key AND NOT f.f @> k) AS false_negatives,
 				count(*) FILTER (WHERE id IS NULL AND f.f @> k) < 1500 AS few_false_positives
 			  FROM cb_view_probes) p
 ORDER BY 1, 2;

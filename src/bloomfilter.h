@@ -224,7 +224,8 @@ typedef struct BfHasher
 	int16		typlen;
 	bool		typbyval;
 	FmgrInfo	sendfn;			/* BF_CANON_SEND only */
-	MemoryContext mcxt;			/* records, arrays: where sub-hashers live */
+	MemoryContext mcxt;			/* where sub-hashers and the scratch buffer live */
+	StringInfoData scratch;		/* composite values: serialization buffer */
 	/* BF_CANON_RECORD: column hashers of the last row type seen */
 	Oid			rectypid;
 	int32		rectypmod;

@@ -925,9 +925,14 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 
 	/*
 	 * The common case, a first sub-filter with a free victim slot (it takes
-	 * every insert, see CfChainInsert), inline: both bucket loads issued
-	 * together, one hash mix for the alternate bucket, and only the counts
-	 * of the headers written.
+	 * every insert, see CfChainInsert), inline: one hash mix for the
+	 * alternate bucket, and only the counts of the headers written.  A free
+	 * entry in i1 takes the fingerprint without a look at i2: with one, the
+	 * pair holds at most 2b - 1 copies of fp (b - 1 when i1 = i2), so it
+	 * cannot be saturated, and the first free entry of i1 is where a scan of
+	 * the pair would put it too.  At the loads aggregates run at that is most
+	 * inserts, and it saves the second cache miss; i2 is prefetched for the
+	 * others.
 	 */
 	{
 		CfSubHeader *sh = (CfSubHeader *) cf->data;
@@ -941,44 +946,20 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 			uint64		i2 = CfAltIndex(i1, fp, mask);
 			uint8	   *table = (uint8 *) cf->data + CF_SUBHDRSZ;
 			uint32		zeros;
-			int			n;
 
-			/*
-			 * A free entry in i1 takes the fingerprint without a look at i2:
-			 * with one, the pair holds at most 2b - 1 copies of fp (b - 1
-			 * when i1 = i2), so it cannot be saturated, and the first free
-			 * entry of i1 is where the pair scan below would put it too.
-			 * At the loads aggregates run at, that is most inserts, and it
-			 * saves the second cache miss.
-			 */
-			if (f <= 14)
+			__builtin_prefetch(table + (CfEntryBit(i2, 0, f) >> 3), 1);
+			if (likely(CfBucketPut(table, i1, f, fp)))
 			{
-				uint32		z1;
-
-				__builtin_prefetch(table + (CfEntryBit(i2, 0, f) >> 3), 1);
-				(void) CfWordMasks(CfBucketWord(table, CfEntryBit(i1, 0, f)), f, fp, &z1);
-				if (likely(z1 != 0))
-				{
-					CfSetEntry(table, CfEntryBit(i1, pg_rightmost_one_pos32(z1), f),
-							   CfFpMask(f), fp);
-					sh->count = BfPut64(BfGet64(sh->count) + 1);
-					cf->count = BfPut64(BfGet64(cf->count) + 1);
-					cf->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cf->hdr.ninserts), 1));
-					return;
-				}
+				sh->count = BfPut64(BfGet64(sh->count) + 1);
+				cf->count = BfPut64(BfGet64(cf->count) + 1);
 			}
-			n = CfPairScan(table, i1, i2, f, fp, &zeros);
-
-			/* 2b copies of this pair already: saturated, store nothing */
-			if (n < CfSaturation(i1, i2))
+			/* i1 is full; 2b copies of this pair already: saturated, store nothing */
+			else if (CfPairScan(table, i1, i2, f, fp, &zeros) < CfSaturation(i1, i2))
 			{
 				if (likely(zeros != 0))
 				{
-					/* the first free entry of i1, else of i2 */
-					int			first = pg_rightmost_one_pos32(zeros);
-
-					CfSetEntry(table, CfEntryBit(first < CF_BUCKET_SIZE ? i1 : i2,
-												 first & (CF_BUCKET_SIZE - 1), f),
+					/* the first free entry of i2 (bits 4..7 of zeros) */
+					CfSetEntry(table, CfEntryBit(i2, pg_rightmost_one_pos32(zeros) & (CF_BUCKET_SIZE - 1), f),
 							   CfFpMask(f), fp);
 					sh->count = BfPut64(BfGet64(sh->count) + 1);
 				}

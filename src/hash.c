@@ -151,6 +151,36 @@ BfSendInServerEncoding(BfHasher *h, Datum value)
 	return b;
 }
 
+/*
+ * The hasher's scratch buffer, emptied: composite values are serialized into
+ * it, and it is kept (in the hasher's memory context) for the next value
+ * instead of a palloc per value.  A hasher never hashes two values at once:
+ * the parts of a value go to the sub-hashers.
+ */
+static StringInfo
+BfHasherScratch(BfHasher *h)
+{
+	if (h->scratch.data == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(h->mcxt);
+
+		initStringInfo(&h->scratch);
+		MemoryContextSwitchTo(old);
+	}
+	else
+		resetStringInfo(&h->scratch);
+	return &h->scratch;
+}
+
+/* Append a uint32 in little-endian order */
+static inline void
+BfAppendUInt32(StringInfo buf, uint32 v)
+{
+	uint32		le = BfPut32(v);
+
+	appendBinaryStringInfo(buf, (char *) &le, 4);
+}
+
 /* Append a column's or element's presence and canonical hash (seed 0) */
 static inline void
 BfAppendPart(StringInfo buf, BfHasher *h, Datum value, bool isnull)
@@ -180,7 +210,7 @@ BfHashRecord(BfHasher *h, HeapTupleHeader rec, uint64 seed)
 	int32		typmod = HeapTupleHeaderGetTypMod(rec);
 	TupleDesc	tupdesc;
 	HeapTupleData tuple;
-	StringInfoData buf;
+	StringInfo	buf;
 	int			i;
 	uint64		r;
 
@@ -210,8 +240,8 @@ BfHashRecord(BfHasher *h, HeapTupleHeader rec, uint64 seed)
 	tuple.t_tableOid = InvalidOid;
 	tuple.t_data = rec;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, 'R');
+	buf = BfHasherScratch(h);
+	appendStringInfoChar(buf, 'R');
 	for (i = 0; i < tupdesc->natts; i++)
 	{
 		bool		isnull;
@@ -220,11 +250,10 @@ BfHashRecord(BfHasher *h, HeapTupleHeader rec, uint64 seed)
 		if (TupleDescAttr(tupdesc, i)->attisdropped)
 			continue;
 		v = heap_getattr(&tuple, i + 1, tupdesc, &isnull);
-		BfAppendPart(&buf, h->cols[i], v, isnull);
+		BfAppendPart(buf, h->cols[i], v, isnull);
 	}
 	ReleaseTupleDesc(tupdesc);
-	r = BfHashBytes(buf.data, buf.len, seed);
-	pfree(buf.data);
+	r = BfHashBytes(buf->data, buf->len, seed);
 	return r;
 }
 
@@ -240,34 +269,26 @@ BfHashArray(BfHasher *h, ArrayType *arr, uint64 seed)
 	int			ndims = ARR_NDIM(arr);
 	int		   *dims = ARR_DIMS(arr);
 	int		   *lbs = ARR_LBOUND(arr);
-	StringInfoData buf;
+	StringInfo	buf;
 	ArrayIterator it;
 	Datum		v;
 	bool		isnull;
 	int			i;
 	uint64		r;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, 'A');
-	{
-		uint32		le = BfPut32((uint32) ndims);
-
-		appendBinaryStringInfo(&buf, (char *) &le, 4);
-	}
+	buf = BfHasherScratch(h);
+	appendStringInfoChar(buf, 'A');
+	BfAppendUInt32(buf, (uint32) ndims);
 	for (i = 0; i < ndims; i++)
 	{
-		uint32		d = BfPut32((uint32) dims[i]);
-		uint32		l = BfPut32((uint32) lbs[i]);
-
-		appendBinaryStringInfo(&buf, (char *) &d, 4);
-		appendBinaryStringInfo(&buf, (char *) &l, 4);
+		BfAppendUInt32(buf, (uint32) dims[i]);
+		BfAppendUInt32(buf, (uint32) lbs[i]);
 	}
 	it = array_create_iterator(arr, 0, NULL);
 	while (array_iterate(it, &v, &isnull))
-		BfAppendPart(&buf, h->elem, v, isnull);
+		BfAppendPart(buf, h->elem, v, isnull);
 	array_free_iterator(it);
-	r = BfHashBytes(buf.data, buf.len, seed);
-	pfree(buf.data);
+	r = BfHashBytes(buf->data, buf->len, seed);
 	return r;
 }
 
@@ -275,9 +296,7 @@ BfHashArray(BfHasher *h, ArrayType *arr, uint64 seed)
 static void
 BfAppendCounted(StringInfo buf, const char *data, uint32 len)
 {
-	uint32		le = BfPut32(len);
-
-	appendBinaryStringInfo(buf, (char *) &le, 4);
+	BfAppendUInt32(buf, len);
 	appendBinaryStringInfo(buf, data, len);
 }
 
@@ -292,67 +311,59 @@ BfAppendCounted(StringInfo buf, const char *data, uint32 len)
  * null.
  */
 static uint64
-BfHashJsonb(Jsonb *jb, uint64 seed)
+BfHashJsonb(BfHasher *h, Jsonb *jb, uint64 seed)
 {
 	JsonbIterator *it = JsonbIteratorInit(&jb->root);
 	JsonbIteratorToken tok;
 	JsonbValue	v;
-	StringInfoData buf;
+	StringInfo	buf;
 	uint64		res;
 
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, 'J');
+	buf = BfHasherScratch(h);
+	appendStringInfoChar(buf, 'J');
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
 		switch (tok)
 		{
 			case WJB_BEGIN_ARRAY:
-				{
-					uint32		n = BfPut32((uint32) v.val.array.nElems);
-
-					appendStringInfoChar(&buf, 'a');
-					appendStringInfoChar(&buf, v.val.array.rawScalar ? 1 : 0);
-					appendBinaryStringInfo(&buf, (char *) &n, 4);
-				}
+				appendStringInfoChar(buf, 'a');
+				appendStringInfoChar(buf, v.val.array.rawScalar ? 1 : 0);
+				BfAppendUInt32(buf, (uint32) v.val.array.nElems);
 				break;
 			case WJB_END_ARRAY:
-				appendStringInfoChar(&buf, 'A');
+				appendStringInfoChar(buf, 'A');
 				break;
 			case WJB_BEGIN_OBJECT:
-				{
-					uint32		n = BfPut32((uint32) v.val.object.nPairs);
-
-					appendStringInfoChar(&buf, 'o');
-					appendBinaryStringInfo(&buf, (char *) &n, 4);
-				}
+				appendStringInfoChar(buf, 'o');
+				BfAppendUInt32(buf, (uint32) v.val.object.nPairs);
 				break;
 			case WJB_END_OBJECT:
-				appendStringInfoChar(&buf, 'O');
+				appendStringInfoChar(buf, 'O');
 				break;
 			case WJB_KEY:
-				appendStringInfoChar(&buf, 'k');
-				BfAppendCounted(&buf, v.val.string.val, (uint32) v.val.string.len);
+				appendStringInfoChar(buf, 'k');
+				BfAppendCounted(buf, v.val.string.val, (uint32) v.val.string.len);
 				break;
 			case WJB_VALUE:
 			case WJB_ELEM:
 				switch (v.type)
 				{
 					case jbvNull:
-						appendStringInfoChar(&buf, 'n');
+						appendStringInfoChar(buf, 'n');
 						break;
 					case jbvBool:
-						appendStringInfoChar(&buf, v.val.boolean ? 't' : 'f');
+						appendStringInfoChar(buf, v.val.boolean ? 't' : 'f');
 						break;
 					case jbvString:
-						appendStringInfoChar(&buf, 's');
-						BfAppendCounted(&buf, v.val.string.val, (uint32) v.val.string.len);
+						appendStringInfoChar(buf, 's');
+						BfAppendCounted(buf, v.val.string.val, (uint32) v.val.string.len);
 						break;
 					case jbvNumeric:
 						{
 							uint64		le = BfPut64(BfHashNumeric(NumericGetDatum(v.val.numeric), 0));
 
-							appendStringInfoChar(&buf, 'd');
-							appendBinaryStringInfo(&buf, (char *) &le, 8);
+							appendStringInfoChar(buf, 'd');
+							appendBinaryStringInfo(buf, (char *) &le, 8);
 						}
 						break;
 					default:
@@ -363,8 +374,7 @@ BfHashJsonb(Jsonb *jb, uint64 seed)
 				elog(ERROR, "unexpected jsonb token %d", (int) tok);
 		}
 	}
-	res = BfHashBytes(buf.data, buf.len, seed);
-	pfree(buf.data);
+	res = BfHashBytes(buf->data, buf->len, seed);
 	return res;
 }
 
@@ -382,7 +392,7 @@ BfHashRange(BfHasher *h, RangeType *r, uint64 seed)
 				upper;
 	bool		empty;
 	uint8		flags;
-	StringInfoData buf;
+	StringInfo	buf;
 	uint64		res;
 
 	range_deserialize(h->typcache, r, &lower, &upper, &empty);
@@ -391,15 +401,14 @@ BfHashRange(BfHasher *h, RangeType *r, uint64 seed)
 	else
 		flags = (lower.inclusive ? 2 : 0) | (upper.inclusive ? 4 : 0) |
 			(lower.infinite ? 8 : 0) | (upper.infinite ? 16 : 0);
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, 'G');
-	appendBinaryStringInfo(&buf, (char *) &flags, 1);
+	buf = BfHasherScratch(h);
+	appendStringInfoChar(buf, 'G');
+	appendBinaryStringInfo(buf, (char *) &flags, 1);
 	if (!empty && !lower.infinite)
-		BfAppendPart(&buf, h->elem, lower.val, false);
+		BfAppendPart(buf, h->elem, lower.val, false);
 	if (!empty && !upper.infinite)
-		BfAppendPart(&buf, h->elem, upper.val, false);
-	res = BfHashBytes(buf.data, buf.len, seed);
-	pfree(buf.data);
+		BfAppendPart(buf, h->elem, upper.val, false);
+	res = BfHashBytes(buf->data, buf->len, seed);
 	return res;
 }
 
@@ -414,20 +423,17 @@ BfHashMultirange(BfHasher *h, MultirangeType *mr, uint64 seed)
 {
 	int32		count;
 	RangeType **ranges;
-	StringInfoData buf;
-	uint32		le;
+	StringInfo	buf;
 	int32		i;
 	uint64		res;
 
 	multirange_deserialize(h->typcache->rngtype, mr, &count, &ranges);
-	initStringInfo(&buf);
-	appendStringInfoChar(&buf, 'M');
-	le = BfPut32((uint32) count);
-	appendBinaryStringInfo(&buf, (char *) &le, 4);
+	buf = BfHasherScratch(h);
+	appendStringInfoChar(buf, 'M');
+	BfAppendUInt32(buf, (uint32) count);
 	for (i = 0; i < count; i++)
-		BfAppendPart(&buf, h->elem, RangeTypePGetDatum(ranges[i]), false);
-	res = BfHashBytes(buf.data, buf.len, seed);
-	pfree(buf.data);
+		BfAppendPart(buf, h->elem, RangeTypePGetDatum(ranges[i]), false);
+	res = BfHashBytes(buf->data, buf->len, seed);
 	return res;
 }
 #endif
@@ -462,6 +468,7 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 	Oid			base = getBaseType(typid);
 
 	memset(h, 0, sizeof(*h));
+	h->mcxt = mcxt;
 	h->typid = typid;
 	h->basetypid = base;
 	get_typlenbyval(base, &h->typlen, &h->typbyval);
@@ -540,7 +547,6 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			if (type_is_rowtype(base))
 			{
 				h->canon = BF_CANON_RECORD;
-				h->mcxt = mcxt;
 				break;
 			}
 			if (base == JSONBOID)
@@ -551,7 +557,6 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			if (type_is_range(base))
 			{
 				h->canon = BF_CANON_RANGE;
-				h->mcxt = mcxt;
 				h->typcache = lookup_type_cache(base, TYPECACHE_RANGE_INFO);
 				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
 				BfHasherInit(h->elem, h->typcache->rngelemtype->type_id,
@@ -562,7 +567,6 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			if (type_is_multirange(base))
 			{
 				h->canon = BF_CANON_MULTIRANGE;
-				h->mcxt = mcxt;
 				h->typcache = lookup_type_cache(base, TYPECACHE_MULTIRANGE_INFO);
 				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
 				BfHasherInit(h->elem, h->typcache->rngtype->type_id, collation, mcxt);
@@ -572,7 +576,6 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			if (OidIsValid(get_element_type(base)))
 			{
 				h->canon = BF_CANON_ARRAY;
-				h->mcxt = mcxt;
 				h->elemtypid = get_element_type(base);
 				get_typlenbyvalalign(h->elemtypid, &h->elemlen, &h->elembyval, &h->elemalign);
 				h->elem = MemoryContextAllocZero(mcxt, sizeof(BfHasher));
@@ -700,7 +703,7 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 		case BF_CANON_JSONB:
 			{
 				Jsonb	   *jb = DatumGetJsonbP(value);
-				uint64		r = BfHashJsonb(jb, seed);
+				uint64		r = BfHashJsonb(h, jb, seed);
 
 				if ((Pointer) jb != DatumGetPointer(value))
 					pfree(jb);
