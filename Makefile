@@ -7,14 +7,15 @@
 # Both install the Debian packages they need when run as root (test/deps.sh).
 
 EXTENSION = bloomfilter
-EXTVERSION = 1.0
+EXTVERSION = 1.1
 
 MODULE_big = $(EXTENSION)
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c)))
 HEADERS = $(wildcard src/*.h)
 
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA = $(wildcard sql/$(EXTENSION)--*--*.sql)
+# the install scripts of earlier releases are kept as they were released, with the upgrade scripts
+DATA = sql/$(EXTENSION)--1.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
 
 # pg_regress inputs are sql/*.sql other than the extension scripts
 REGRESS ?= $(sort $(patsubst sql/%.sql,%,$(filter-out sql/$(EXTENSION)--%,$(wildcard sql/*.sql))))
