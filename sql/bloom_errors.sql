@@ -38,7 +38,7 @@ SELECT bloom_create(8589934592, 3);
 SELECT bloom_create(6442444417, 1);
 \echo :LAST_ERROR_SQLSTATE
 -- a short text asking for a huge filter is rejected before anything of that size is allocated
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=6442444416 k=1 data=AA=='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=6442444416 k=1 data=AA=='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 
 -- filters with different parameters: 22023 naming both sides
@@ -66,46 +66,46 @@ SELECT 'bloom'::bloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'bloom v1'::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoo v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'cuckoo v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'bloom version1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=md5 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=md5 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 colour=blue data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 colour=blue data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data'::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data'::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=zero inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=zero inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=-1 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=-1 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=0 k=3 data='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=0 k=3 data='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=0 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=0 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=99999999999999999999 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=99999999999999999999 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 -- wrong payload length for m (64 bits need 8 bytes), truncated payload, bad base64
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAA'::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAA'::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAA*AAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAA*AAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAB='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAB='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 -- bits beyond m: m = 60 leaves the top 4 bits of the last byte unused
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAPA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAPA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAA8='::bloom IS NOT NULL AS bits_below_m_ok;
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=8 k=3 data=AAEAAAAAAAA='::bloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAA8='::bloom IS NOT NULL AS bits_below_m_ok;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=8 k=3 data=AAEAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 
 -- binary input (recv): write bytes with COPY, read them back as bloom
@@ -131,7 +131,7 @@ SELECT try_recv(bloom_send(bloom_add(bloom_create(64, 3), 1)));
 SELECT try_recv('\x'::bytea);
 SELECT try_recv('\xdeadbeef'::bytea);
 SELECT try_recv(substring(bloom_send(bloom_create(64, 3)) FROM 1 FOR 30));
-SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x02' FROM 1));
+SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x03' FROM 1));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x03' FROM 2));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x07' FROM 3));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x01' FROM 4));

@@ -122,8 +122,8 @@ SELECT countingbloom_add(countingbloom_create(20, 2, 3), ARRAY[1, 2, 2])::text::
 	= countingbloom_add(countingbloom_create(20, 2, 3), ARRAY[1, 2, 2])::text AS text_round_trip;
 SELECT a::text::countingbloom = a AS big_round_trip, (a::text::countingbloom)::text = a::text AS same_text,
 	length(a::text) AS text_len, length(countingbloom_send(a)) AS binary_len FROM cb_ab;
-SELECT 'countingbloom v1 hash=xxh3 seed=-1 inserts=3 m=3 k=1 data=IQMAAAAAAAA='::countingbloom;
-SELECT countingbloom_count('countingbloom v1 hash=xxh3 seed=0 inserts=0 m=16 k=2 data=//////////8='::countingbloom, 'x'::text) AS all_saturated;
+SELECT 'countingbloom v2 hash=xxh3 seed=-1 inserts=3 m=3 k=1 data=IQMAAAAAAAA='::countingbloom;
+SELECT countingbloom_count('countingbloom v2 hash=xxh3 seed=0 inserts=0 m=16 k=2 data=//////////8='::countingbloom, 'x'::text) AS all_saturated;
 -- binary form: the datum's bytes after the length word (little-endian fields)
 SELECT countingbloom_send(countingbloom_add(countingbloom_create(16, 1, 1), 'a'::text));
 

@@ -69,62 +69,62 @@ SELECT countingbloom_union_trans(countingbloom_empty(100), countingbloom_empty(2
 \echo :LAST_ERROR_SQLSTATE
 
 -- text input: 22P02 with a detail saying what is wrong
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT ''::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'countingbloom'::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v3 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'countingbloom 1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=md5 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=md5 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=x inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=x inserts=0 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=-1 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=-1 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 k=1 data=AAAAAAAAAAA='::countingbloom;
-\echo :LAST_ERROR_SQLSTATE
-\set VERBOSITY sqlstate
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=0 k=1 data=AAAAAAAAAAA='::countingbloom;
-\set VERBOSITY default
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=0 data=AAAAAAAAAAA='::countingbloom;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=65 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY sqlstate
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=99999999999999 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=0 k=1 data=AAAAAAAAAAA='::countingbloom;
 \set VERBOSITY default
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1'::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=0 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=65 data=AAAAAAAAAAA='::countingbloom;
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY sqlstate
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=99999999999999 k=1 data=AAAAAAAAAAA='::countingbloom;
+\set VERBOSITY default
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1'::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 -- payload: not base64, wrong length, stray padding bits
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAA*AAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAA*AAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAAAAAAA'::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAAAAAAA'::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=17 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=17 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAB='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAB='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 -- counters beyond m must be zero: the high nibble of the last byte (odd m), then later bytes
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IRMAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IRMAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IQMBAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=IQMBAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=AAAAAAAAAAE='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=AAAAAAAAAAE='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 -- the same counters with m covering them are fine
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=IRMAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=4 k=1 data=IRMAAAAAAAA='::countingbloom;
 -- unknown and duplicate keys, garbage tokens
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= extra=1'::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= extra=1'::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 m=3 k=1 data=AAAAAAAAAAA='::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'countingbloom v1 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= junk'::countingbloom;
+SELECT 'countingbloom v2 hash=xxh3 seed=0 inserts=0 m=3 k=1 data=AAAAAAAAAAA= junk'::countingbloom;
 \echo :LAST_ERROR_SQLSTATE
 -- a bloom's text is not a countingbloom's
 SELECT bloom_empty(10)::text::countingbloom;

@@ -235,25 +235,25 @@ SELECT cuckoofilter_add(cuckoofilter_empty(10), 'a'::text COLLATE cf_ci);
 \set VERBOSITY default
 SELECT 'cuckoofilter'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v3 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=3 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=3 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=3 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=3 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
-\echo :LAST_ERROR_SQLSTATE
 -- (the limit in the message is the extension's datum size limit)
 \set VERBOSITY sqlstate
-SELECT 'cuckoofilter v1 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967296,4294967296 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967296,4294967296 count=0 data=AAAA'::cuckoofilter;
 \set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT (cuckoofilter_create(1, 4)::text || ' extra=1')::cuckoofilter;

@@ -51,7 +51,7 @@ SELECT v, m, k, bloomfilter_positions(v, m, k) FROM (VALUES
 SELECT bloomfilter_positions('abc'::text, 1000, 7) AS abc, bloomfilter_positions('abc'::text, 1000, 7, 7) AS abc_seed7;
 -- a filter built by hand from the positions (bit i = bit i % 8 of byte i / 8) equals bloom_add's
 CREATE FUNCTION filter_from_positions(m bigint, k int, pos bigint[]) RETURNS bloom LANGUAGE sql AS $$
-	SELECT format('bloom v1 hash=xxh3 seed=0 inserts=1 m=%s k=%s data=%s', m, k,
+	SELECT format('bloom v2 hash=xxh3 seed=0 inserts=1 m=%s k=%s data=%s', m, k,
 		replace(encode((SELECT string_agg(set_byte('\x00'::bytea, 0,
 				(SELECT coalesce(sum(DISTINCT 1 << (p % 8)::int), 0) FROM unnest(pos) p WHERE p / 8 = b)::int), ''::bytea ORDER BY b)
 			FROM generate_series(0, ((m + 63) / 64) * 8 - 1) b), 'base64'), E'\n', ''))::bloom

@@ -242,15 +242,15 @@ SELECT quotientfilter_contains_fingerprint(quotientfilter_create(5, 6), -1);
 \echo :LAST_ERROR_SQLSTATE
 
 -- malformed text
-SELECT 'quotientfilter v1 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0'::quotientfilter;
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'quotientfilter v1 hash=xxh3 seed=0 inserts=0 q=0 r=6 entries=0 data=AAAA'::quotientfilter;
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=0 r=6 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'quotientfilter v1 hash=xxh3 seed=0 inserts=0 q=30 r=40 entries=0 data=AAAA'::quotientfilter;
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=30 r=40 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'quotientfilter v1 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT (f::text || ' extra=1')::quotientfilter FROM ex_full;
 \echo :LAST_ERROR_SQLSTATE
@@ -258,9 +258,9 @@ SELECT regexp_replace(f::text, 'entries=6', 'entries=33')::quotientfilter FROM e
 \echo :LAST_ERROR_SQLSTATE
 SELECT regexp_replace(f::text, 'r=6', 'r=7')::quotientfilter FROM ex_full;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
+SELECT 'quotientfilter v3 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'quotientfilter v1 hash=xxh3 seed=0 inserts=0 q=48 r=16 entries=0 data=AAAA'::quotientfilter;
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=48 r=16 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
 
 -- corrupted slot metadata is refused (22P02), never misread.  Payload bit

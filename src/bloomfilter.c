@@ -300,7 +300,7 @@ BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen)
  * ---------------------------------------------------------------------
  */
 
-/* Write "<typname> v1 hash=xxh3 seed=S inserts=N" */
+/* Write "<typname> v<version> hash=xxh3 seed=S inserts=N" */
 void
 BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h)
 {
@@ -375,8 +375,8 @@ BfTextParse(const char *typname, const char *str, BfTextFields *f)
 		else if (ntok == 1)
 		{
 			if (tok[0] != 'v' || strspn(tok + 1, "0123456789") != strlen(tok + 1) || tok[1] == '\0')
-				BfTextError(f, "Expected a format version such as \"v1\", found \"%s\".", tok);
-			if (strcmp(tok + 1, "1") != 0)
+				BfTextError(f, "Expected a format version such as \"v" CppAsString2(BF_FORMAT_VERSION) "\", found \"%s\".", tok);
+			if (strcmp(tok + 1, CppAsString2(BF_FORMAT_VERSION)) != 0)
 				BfTextError(f, "Format version \"%s\" is not supported by this version of the extension.", tok);
 		}
 		else

@@ -32,7 +32,7 @@
 #endif
 
 /* Storage format version written into every datum */
-#define BF_FORMAT_VERSION	1
+#define BF_FORMAT_VERSION	2
 
 /* Hash algorithm ids (stored in the header) */
 #define BF_HASH_XXH3_64		1
