@@ -67,12 +67,12 @@ SELECT bloom_add(bloom_add(bloom_create(64, 3), 'a'::text), 42)::text;
 SELECT (bloom_info(bloom_agg(i, 5000, 0.001))).m = (bloom_info(bloom_empty(5000, 0.001))).m AS agg_empty_params,
 	bloom_agg(i, 5000, 0.001) = bloom_empty(5000, 0.001) AS agg_empty
 FROM generate_series(1, 0) i;
+-- no settings: the defaults are constants, and the removed 1.0 settings are refused
+SELECT bloom_agg(i) = bloom_empty(100000, 0.01) AS agg_empty_defaults FROM generate_series(1, 0) i;
+SELECT bloom_agg(i) = bloom_add(bloom_empty(100000, 0.01), ARRAY[1, 2, 3]) AS agg_defaults FROM generate_series(1, 3) i;
 SET bloomfilter.default_capacity = 1234;
-SET bloomfilter.default_fpr = 0.05;
-SELECT bloom_agg(i) = bloom_empty(1234, 0.05) AS agg_empty_defaults FROM generate_series(1, 0) i;
-SELECT bloom_agg(i) = bloom_add(bloom_empty(1234, 0.05), ARRAY[1, 2, 3]) AS agg_defaults FROM generate_series(1, 3) i;
-RESET bloomfilter.default_capacity;
-RESET bloomfilter.default_fpr;
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) AS bloomfilter_settings FROM pg_settings WHERE name LIKE 'bloomfilter.%';
 SELECT bloom_union_agg(f) IS NULL AS union_empty_is_null FROM (SELECT bloom_empty(10) f WHERE false) s;
 
 -- union and intersection aggregates, NULLs skipped

@@ -28,8 +28,7 @@ FROM cb_w1;
 SELECT count(*) FILTER (WHERE NOT w @> e.x) AS false_negatives
 FROM cb_w1 JOIN cb_events e ON e.id BETWEEN cb_w1.id - 6 AND cb_w1.id WHERE e.x IS NOT NULL;
 
--- the one-argument form, sized by the GUCs, on text elements
-SET bloomfilter.default_capacity = 200;
+-- the one-argument form, sized by the constant defaults, on text elements
 CREATE TABLE cb_w2 AS
 SELECT id, countingbloom_agg(u) OVER (ORDER BY id ROWS BETWEEN 6 PRECEDING AND CURRENT ROW) AS w FROM cb_events;
 SELECT count(*) AS windows,
@@ -37,7 +36,6 @@ SELECT count(*) AS windows,
 									  WHERE e.id BETWEEN cb_w2.id - 6 AND cb_w2.id)) AS equal_to_recomputed,
 	count(DISTINCT (countingbloom_info(w)).m) AS one_size
 FROM cb_w2;
-RESET bloomfilter.default_capacity;
 
 -- 2. saturation inside the frame: two elements in 40-row frames reach 15 on
 -- their counters; the inverse refuses to take a saturated counter down, so the
@@ -95,11 +93,10 @@ SELECT count(*) AS windows,
 FROM cb_w6 JOIN cb_p p USING (id);
 
 -- 5. an empty frame: PostgreSQL does not show a window aggregate's final
--- function its arguments, so the empty filter is sized by the GUC defaults
+-- function its arguments, so the empty filter is sized by the constant defaults
 SELECT id, (countingbloom_info(w)).m, (countingbloom_info(w)).inserts,
 	(countingbloom_info(w)).counters_nonzero,
-	(countingbloom_info(w)).m = (countingbloom_info(countingbloom_empty(current_setting('bloomfilter.default_capacity')::bigint,
-		current_setting('bloomfilter.default_fpr')::float8))).m AS default_size
+	(countingbloom_info(w)).m = (countingbloom_info(countingbloom_empty(100000, 0.01))).m AS default_size
 FROM (SELECT id, countingbloom_agg(x, 100, 0.01) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS w
 	  FROM cb_events WHERE id <= 3) s ORDER BY id;
 

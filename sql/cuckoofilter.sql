@@ -154,12 +154,8 @@ FROM (SELECT cuckoofilter_remove(f, 7) g FROM (SELECT cuckoofilter_agg(i, 20, 0.
 
 -- aggregates over no rows give an empty filter with the requested parameters
 SELECT buckets, fingerprint_bits, fingerprints FROM cuckoofilter_info((SELECT cuckoofilter_agg(i, 5000, 0.001) FROM generate_series(1, 0) i));
-SET bloomfilter.default_capacity = 3000;
-SET bloomfilter.default_fpr = 0.0001;
 SELECT buckets, fingerprint_bits FROM cuckoofilter_info((SELECT cuckoofilter_agg(i) FROM generate_series(1, 0) i));
 SELECT buckets, fingerprint_bits, fingerprints FROM cuckoofilter_info((SELECT cuckoofilter_agg(i) FROM generate_series(1, 10) i));
-RESET bloomfilter.default_capacity;
-RESET bloomfilter.default_fpr;
 SELECT cuckoofilter_union_agg(f) IS NULL AS union_of_nothing FROM cf WHERE false;
 SELECT cuckoofilter_cardinality(cuckoofilter_union_agg(f)) AS fingerprints, cuckoofilter_count(cuckoofilter_union_agg(f), 1) AS ones
 FROM (SELECT cuckoofilter_agg(i % 50, 1000, 0.01) f FROM generate_series(1, 300) i GROUP BY i % 3

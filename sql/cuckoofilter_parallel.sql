@@ -56,13 +56,9 @@ SELECT cuckoofilter_agg(id, 5000, 0.001) = cuckoofilter_empty(5000, 0.001) AS pa
 	cuckoofilter_agg(id, 5000 + 0, 0.001 * 1) = cuckoofilter_empty(5000, 0.001) AS parallel_empty_expr,
 	cuckoofilter_agg(item, 3000, 0.05) = cuckoofilter_empty(3000, 0.05) AS parallel_empty_text
 FROM events WHERE id < 0;
-SET bloomfilter.default_capacity = 20000;
-SET bloomfilter.default_fpr = 0.002;
-SELECT cuckoofilter_agg(id) = cuckoofilter_empty(20000, 0.002) AS parallel_empty_defaults,
+SELECT cuckoofilter_agg(id) = cuckoofilter_empty(100000, 0.01) AS parallel_empty_defaults,
 	(cuckoofilter_info(cuckoofilter_agg(id))).fingerprint_bits AS bits
 FROM events WHERE id < 0;
-RESET bloomfilter.default_capacity;
-RESET bloomfilter.default_fpr;
 SET plan_cache_mode = force_generic_plan;
 PREPARE cf_empty_agg(bigint, float8) AS SELECT cuckoofilter_agg(id, $1, $2) AS f FROM events WHERE id < 0;
 EXECUTE cf_empty_agg(50000, 0.001) \gset

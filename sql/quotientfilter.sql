@@ -207,9 +207,8 @@ FROM (SELECT quotientfilter_agg(x, 100, 0.01) AS f FROM generate_series(1, 5000)
 -- beyond 2^p slots' worth of entries it cannot grow any more
 SELECT quotientfilter_agg(x, 100, 0.01) FROM generate_series(1, 9000) x;
 \echo :LAST_ERROR_SQLSTATE
-SET bloomfilter.default_capacity = 50;
-SELECT (quotientfilter_info(quotientfilter_agg(x))).q FROM generate_series(1, 10) x;
-RESET bloomfilter.default_capacity;
+SELECT (quotientfilter_info(quotientfilter_agg(x))).q = (quotientfilter_info(quotientfilter_empty(100000, 0.01))).q AS default_q
+FROM generate_series(1, 10) x;
 
 -- ---------------------------------------------------------------------
 -- Errors

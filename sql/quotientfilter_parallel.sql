@@ -40,12 +40,8 @@ SELECT quotientfilter_agg(k, 50000 + 0, 0.001 * 1)::text = quotientfilter_empty(
 FROM qf_rows WHERE k < 0;
 SELECT quotientfilter_agg(t, 3000, 0.05)::text = quotientfilter_empty(3000, 0.05)::text AS parallel_empty_text
 FROM qf_rows WHERE k < 0;
-SET bloomfilter.default_capacity = 20000;
-SET bloomfilter.default_fpr = 0.002;
-SELECT quotientfilter_agg(k)::text = quotientfilter_empty(20000, 0.002)::text AS parallel_empty_defaults
+SELECT quotientfilter_agg(k)::text = quotientfilter_empty(100000, 0.01)::text AS parallel_empty_defaults
 FROM qf_rows WHERE k < 0;
-RESET bloomfilter.default_capacity;
-RESET bloomfilter.default_fpr;
 SET max_parallel_workers_per_gather = 0;
 SET plan_cache_mode = force_generic_plan;
 PREPARE qf_empty_agg(bigint, float8) AS SELECT quotientfilter_agg(k, $1, $2) AS f FROM qf_rows WHERE k < 0;

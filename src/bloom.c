@@ -692,7 +692,7 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
 /*
  * bloom_agg_final(bloom [, anynonarray, bigint, float8])
  *		The state, or over no rows an empty filter with the aggregate's
- *		parameters (its constant arguments, else the GUC defaults).
+ *		parameters (its constant arguments, else the constant defaults).
  */
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)

@@ -25,34 +25,17 @@
 
 PG_MODULE_MAGIC;
 
-int			bloomfilter_default_capacity = 100000;
-double		bloomfilter_default_fpr = 0.01;
-
 void		_PG_init(void);
 
-/* Define the GUCs */
+/*
+ * Module load: reserve the "bloomfilter." prefix (there are no settings: a
+ * stale SET of the removed 1.0 settings is an error rather than a silently
+ * ignored placeholder) and register the index AM's reloptions
+ */
 void
 _PG_init(void)
 {
-	DefineCustomIntVariable("bloomfilter.default_capacity",
-							"Expected number of distinct elements of filters built by aggregates without explicit parameters.",
-							NULL,
-							&bloomfilter_default_capacity,
-							100000, 1, INT_MAX,
-							PGC_USERSET, 0,
-							NULL, NULL, NULL);
-	DefineCustomRealVariable("bloomfilter.default_fpr",
-							 "Target false-positive rate of filters built by aggregates without explicit parameters.",
-							 NULL,
-							 &bloomfilter_default_fpr,
-							 0.01, 1e-9, 0.5,
-							 PGC_USERSET, 0,
-							 NULL, NULL, NULL);
-#if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("bloomfilter");
-#else
-	EmitWarningsOnPlaceholders("bloomfilter");
-#endif
 
 	PageBloomInit();
 }
@@ -1033,10 +1016,10 @@ BfAggConstArg(FunctionCallInfo fcinfo, int argindex, Datum *value)
  * Capacity and fpr for an aggregate: from the call's arguments when given
  * (transition functions), else, in a final function over no rows, from the
  * aggregate's arguments when they are the same for the whole query (also in
- * parallel plans and generic plans), else from the GUCs.  capacity_arg and
+ * parallel plans and generic plans), else the constant defaults.  capacity_arg and
  * fpr_arg are the argument numbers in the call (< 0: the aggregate has no
  * such argument); the aggregate's own argument index is one less (the state
- * comes first).  In a window frame with no rows the GUCs are used.
+ * comes first).  In a window frame with no rows the defaults are used.
  */
 void
 BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
@@ -1044,8 +1027,8 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 {
 	Datum		v;
 
-	*capacity = bloomfilter_default_capacity;
-	*fpr = bloomfilter_default_fpr;
+	*capacity = BF_DEFAULT_CAPACITY;
+	*fpr = BF_DEFAULT_FPR;
 
 	if (capacity_arg >= 0 && capacity_arg < PG_NARGS() && !PG_ARGISNULL(capacity_arg))
 		*capacity = PG_GETARG_INT64(capacity_arg);
@@ -1288,7 +1271,7 @@ BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want)
 
 /*
  * The first state of an element aggregate, sized by its capacity and fpr
- * arguments (or the GUCs), in the current context: the executor copies a
+ * arguments (or the defaults), in the current context: the executor copies a
  * new state into its own.  Out of line: the per-row path stays small.
  */
 pg_noinline struct varlena *
@@ -1305,7 +1288,7 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
  * Final function of the element aggregates: the state, unchanged (window
  * aggregates call it repeatedly on a live state), or over no rows an empty
  * filter with the aggregate's parameters (its constant arguments, else the
- * GUC defaults).
+ * constant defaults).
  */
 Datum
 BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)

@@ -512,7 +512,7 @@ extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, 
 /*
  * Aggregate transition: add the element (NULLs skipped) to the state,
  * creating the state on the first row from the aggregate's capacity and fpr
- * (arguments 2 and 3, or the GUCs).  Inline, so that a type's wrapper
+ * (arguments 2 and 3, or the defaults).  Inline, so that a type's wrapper
  * passing its constant ops gets its add op inlined into the per-row path;
  * a state not built by an aggregate (a direct call) is checked first.
  */
@@ -537,9 +537,14 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	PG_RETURN_POINTER(state);
 }
 
-/* GUCs */
-extern int	bloomfilter_default_capacity;
-extern double bloomfilter_default_fpr;
+/*
+ * Parameters of filters built without explicit ones (aggregates over no rows
+ * or without parameters, constructors without arguments).  Constants, not
+ * settings: the same rows give the same filter on every server whatever its
+ * configuration, so these functions are honestly IMMUTABLE (design.md).
+ */
+#define BF_DEFAULT_CAPACITY	100000
+#define BF_DEFAULT_FPR		0.01
 
 /* pagebloom index access method: registers its reloptions (src/pagebloom.c) */
 extern void PageBloomInit(void);

@@ -928,7 +928,7 @@ countingbloom_agg_inv(PG_FUNCTION_ARGS)
  * countingbloom_agg_final(countingbloom [, anynonarray, bigint, float8])
  *		The state, unchanged (the window machinery calls this repeatedly on
  *		a live state), or over no rows an empty filter with the aggregate's
- *		parameters (its constant arguments, else the GUC defaults).
+ *		parameters (its constant arguments, else the constant defaults).
  */
 Datum
 countingbloom_agg_final(PG_FUNCTION_ARGS)

@@ -1853,7 +1853,7 @@ quotientfilter_agg_trans(PG_FUNCTION_ARGS)
 /*
  * quotientfilter_agg_final(quotientfilter [, anynonarray, bigint, float8])
  *		The state, or over no rows an empty filter with the aggregate's
- *		parameters (its constant arguments, else the GUC defaults).
+ *		parameters (its constant arguments, else the constant defaults).
  */
 Datum
 quotientfilter_agg_final(PG_FUNCTION_ARGS)

@@ -93,19 +93,19 @@ CREATE OPERATOR <> (
 -- Aggregates: the state is the filter itself, updated in place.  The
 -- moving-aggregate inverse returns NULL (forcing a recomputation of the
 -- frame) when an element to remove hits a saturated counter.
--- (STABLE: over no rows, or without parameters, they read the bloomfilter.default_* settings)
+-- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)
 CREATE FUNCTION countingbloom_agg_trans(countingbloom, anynonarray) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_agg_trans(countingbloom, anynonarray, bigint, float8) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_agg_inv(countingbloom, anynonarray) RETURNS countingbloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_agg_inv(countingbloom, anynonarray, bigint, float8) RETURNS countingbloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_agg_final(countingbloom) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_agg_final(countingbloom, anynonarray, bigint, float8) RETURNS countingbloom
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION countingbloom_union_trans(countingbloom, countingbloom) RETURNS countingbloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 

@@ -97,15 +97,15 @@ CREATE OPERATOR <> (
 );
 
 -- Aggregates: the state is the filter itself, updated in place (a new datum when it grows)
--- (STABLE: over no rows, or without parameters, they read the bloomfilter.default_* settings)
+-- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)
 CREATE FUNCTION quotientfilter_agg_trans(quotientfilter, anynonarray) RETURNS quotientfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION quotientfilter_agg_trans(quotientfilter, anynonarray, bigint, float8) RETURNS quotientfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION quotientfilter_agg_final(quotientfilter) RETURNS quotientfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION quotientfilter_agg_final(quotientfilter, anynonarray, bigint, float8) RETURNS quotientfilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION quotientfilter_union_trans(quotientfilter, quotientfilter) RETURNS quotientfilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 

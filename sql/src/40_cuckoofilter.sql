@@ -91,15 +91,15 @@ CREATE OPERATOR <> (
 
 -- Aggregates: the state is the filter itself, updated in place; a full
 -- state chains a sub-filter, so the aggregates never fail on large input
--- (STABLE: over no rows, or without parameters, they read the bloomfilter.default_* settings)
+-- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anynonarray) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anynonarray, bigint, float8) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION cuckoofilter_agg_final(cuckoofilter) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION cuckoofilter_agg_final(cuckoofilter, anynonarray, bigint, float8) RETURNS cuckoofilter
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION cuckoofilter_union_trans(cuckoofilter, cuckoofilter) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 
