@@ -107,6 +107,9 @@ FROM (SELECT bloom_agg(e::citext, 1000, 0.01) AS f FROM (SELECT 'user' || i || '
 DROP EXTENSION citext;
 -- golden vectors of the range and jsonb forms (doc/design.md)
 SELECT bloomfilter_hash('{"a": 1.0}'::jsonb) AS jsonb_obj, bloomfilter_hash('[true, null, "x"]'::jsonb) AS jsonb_arr;
+-- a top-level scalar (raw-scalar flag 1) and jsonb's key order (shorter keys first), checked against libxxhash
+SELECT bloomfilter_hash('5'::jsonb) AS jsonb_raw_scalar, bloomfilter_hash('{"bb": 1, "a": 2}'::jsonb) AS jsonb_key_order,
+	bloomfilter_hash('{"bb": 1, "a": 2}'::jsonb) = bloomfilter_hash('{"a": 2, "bb": 1}'::jsonb) AS key_order_irrelevant;
 SELECT bloomfilter_hash('[1,5)'::int4range) AS int4range_1_5, bloomfilter_hash('empty'::int4range) AS empty,
 	bloomfilter_hash('(,5]'::numrange) AS numrange_inf_5, bloomfilter_hash(int4multirange('[1,5)'::int4range)) AS multi;
 SELECT bloom_agg(r) @> numrange(0.50, 1.50) AS probe_with_other_scale
