@@ -3,6 +3,7 @@
 #
 #   make demo   build, install, start a throwaway cluster, show the types at work
 #   make test   build (with assertions), install, run every pg_regress and TAP test
+#   make test-matrix   the same on PostgreSQL 17 and 18 (Debian chroots, root)
 #
 # Both install the Debian packages they need when run as root (test/deps.sh).
 
@@ -32,7 +33,8 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 # no LLVM bitcode: clang is not needed to build
 override with_llvm = no
 
-PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+# the newest installed server (Debian layout), or PG_CONFIG=/path/to/pg_config
+PG_CONFIG ?= $(or $(patsubst %/postgres,%/pg_config,$(lastword $(sort $(wildcard /usr/lib/postgresql/*/bin/postgres)))),pg_config)
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(wildcard $(PGXS)),)
 include $(PGXS)
@@ -44,7 +46,7 @@ endif
 sql/$(EXTENSION)--$(EXTVERSION).sql: $(sort $(wildcard sql/src/*.sql))
 	cat $^ > $@
 
-.PHONY: deps demo test bench
+.PHONY: deps demo test test-matrix bench
 
 deps:
 	@sh test/deps.sh
@@ -55,6 +57,10 @@ demo: deps
 
 test: deps
 	sh test/run-tests.sh
+
+# the same suites on PostgreSQL 17 and 18 in Debian chroots, and data across versions (root)
+test-matrix: deps
+	sh test/matrix.sh
 
 bench: deps
 	sh test/bench/run.sh

@@ -55,7 +55,19 @@ SELECT count(*) AS days, bool_and(s.f::text = p.f::text) AS all_same
 FROM cb_par_serial_days s JOIN (SELECT day, countingbloom_agg(item, 5000, 0.01) AS f FROM cb_par GROUP BY day) p USING (day);
 
 -- probes in a parallel scan
-EXPLAIN (COSTS OFF) SELECT count(*) FROM cb_par WHERE (SELECT a FROM cb_par_serial) @> item;
+-- the plan's shape (EXPLAIN prints initplans differently from PostgreSQL 17 on)
+CREATE FUNCTION plan_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r record;
+	p text := '';
+BEGIN
+	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		p := p || r."QUERY PLAN" || E'\n';
+	END LOOP;
+	RETURN p;
+END $$;
+SELECT plan_of('SELECT count(*) FROM cb_par WHERE (SELECT a FROM cb_par_serial) @> item')
+	~ 'Gather\s+Workers Planned: 2\s+(Params Evaluated: \$1\s+)?->  Partial Aggregate\s+->  Parallel Seq Scan on cb_par' AS probes_in_parallel_scan;
 SELECT count(*) AS found FROM cb_par WHERE (SELECT a FROM cb_par_serial) @> item;
 SELECT count(*) AS counted_twice FROM cb_par WHERE countingbloom_count((SELECT a FROM cb_par_serial), item) >= 2;
 

@@ -125,7 +125,7 @@ SELECT q, pb_compare(q) FROM (VALUES
 	('SELECT id FROM pbt WHERE t IS NULL AND i4 = 7'),
 	('SELECT id FROM pbt WHERE t IS NOT NULL AND i4 = 7'),
 	('SELECT id FROM pbt WHERE i4 = 7 AND i8 = 7000021 AND t = ''k7'''),
-	('SELECT id FROM pbt WHERE i4 = 7 AND i4 = 8'),
+	('SELECT id FROM pbt WHERE i4 = 7 AND i8 = 8'),
 	('SELECT id FROM pbt WHERE i4 = ANY(''{7,8,9}'') AND i4 = ANY(''{9,10}'')'),
 	('SELECT id FROM pbt WHERE i4 = ANY(''{}'')'),
 	('SELECT id FROM pbt WHERE i4 = ANY(''{NULL}'')'),

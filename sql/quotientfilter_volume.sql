@@ -48,7 +48,8 @@ BEGIN
 			INSERT INTO truth SELECT unnest(batch);
 		ELSIF op = 'remove' THEN
 			-- a random third of the distinct keys present, one copy each
-			batch := array(SELECT k FROM (SELECT DISTINCT k FROM truth) t WHERE random() < 0.33 ORDER BY random());
+			-- (distinct keys in key order first: the plan's DISTINCT order differs between releases)
+			batch := array(SELECT k FROM (SELECT DISTINCT k FROM truth ORDER BY k) t WHERE random() < 0.33 ORDER BY random());
 			f := quotientfilter_remove(f, batch);
 			DELETE FROM truth WHERE ctid IN (SELECT DISTINCT ON (k) ctid FROM truth WHERE k = ANY (batch) ORDER BY k);
 		ELSIF op = 'resize' THEN

@@ -23,7 +23,11 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 
+#if PG_VERSION_NUM >= 180000
+PG_MODULE_MAGIC_EXT(.name = "bloomfilter",.version = "1.1");
+#else
 PG_MODULE_MAGIC;
+#endif
 
 void		_PG_init(void);
 

@@ -14,6 +14,8 @@
 
 #include "postgres.h"
 
+#include "compat.h"
+
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodes.h"
@@ -371,12 +373,12 @@ BfRefHead(BfFilterRef *ref)
 extern void BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed);
 extern void BfValidateHeader(const char *typname, const struct varlena *v,
 							 BfKind kind, Size fixedsize);
-extern void BfCorrupt(const char *typname, const char *detailfmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+pg_noreturn extern void BfCorrupt(const char *typname, const char *detailfmt,...) pg_attribute_printf(2, 3);
 extern void BfCheckSize(const char *typname, double bytes);
 extern void BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
 							  const char *aparams, const char *bparams);
-extern void BfParamMismatch(const char *typname, const char *aparams,
-							const char *bparams) pg_attribute_noreturn();
+pg_noreturn extern void BfParamMismatch(const char *typname, const char *aparams,
+										const char *bparams);
 extern void BfCheckCapacityFpr(int64 capacity, double fpr);
 extern void *BfCopyDatum(const struct varlena *v);
 

@@ -108,6 +108,12 @@ pagebloom_handler(PG_FUNCTION_ARGS)
 	amroutine->amoptsprocnum = 0;
 	amroutine->amcanorder = false;
 	amroutine->amcanorderbyop = false;
+#if PG_VERSION_NUM >= 180000
+	/* no hashing, and no equality/ordering semantics other AMs may rely on */
+	amroutine->amcanhash = false;
+	amroutine->amconsistentequality = false;
+	amroutine->amconsistentordering = false;
+#endif
 	amroutine->amcanbackward = false;
 	amroutine->amcanunique = false;
 	amroutine->amcanmulticol = true;
@@ -120,16 +126,33 @@ pagebloom_handler(PG_FUNCTION_ARGS)
 	amroutine->amcanparallel = false;
 	amroutine->amcaninclude = false;
 	amroutine->amusemaintenanceworkmem = false;
+#if PG_VERSION_NUM >= 160000
+	/*
+	 * Not declared summarizing (as BRIN is): an update of an indexed column
+	 * is not HOT, as on 15, so every version of a row reaches aminsert the
+	 * same way on every release (design.md, "PostgreSQL versions")
+	 */
+	amroutine->amsummarizing = false;
+#endif
+#if PG_VERSION_NUM >= 170000
+	amroutine->amcanbuildparallel = false;
+#endif
 	amroutine->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
 	amroutine->amkeytype = InvalidOid;
 
 	amroutine->ambuild = pbbuild;
 	amroutine->ambuildempty = pbbuildempty;
 	amroutine->aminsert = pbinsert;
+#if PG_VERSION_NUM >= 170000
+	amroutine->aminsertcleanup = NULL;
+#endif
 	amroutine->ambulkdelete = pbbulkdelete;
 	amroutine->amvacuumcleanup = pbvacuumcleanup;
 	amroutine->amcanreturn = NULL;
 	amroutine->amcostestimate = pbcostestimate;
+#if PG_VERSION_NUM >= 180000
+	amroutine->amgettreeheight = NULL;
+#endif
 	amroutine->amoptions = pboptions;
 	amroutine->amproperty = NULL;
 	amroutine->ambuildphasename = pbbuildphasename;
@@ -145,6 +168,11 @@ pagebloom_handler(PG_FUNCTION_ARGS)
 	amroutine->amestimateparallelscan = NULL;
 	amroutine->aminitparallelscan = NULL;
 	amroutine->amparallelrescan = NULL;
+#if PG_VERSION_NUM >= 180000
+	/* strategies are our own: no translation to compare types */
+	amroutine->amtranslatestrategy = NULL;
+	amroutine->amtranslatecmptype = NULL;
+#endif
 
 	PG_RETURN_POINTER(amroutine);
 }

@@ -280,7 +280,7 @@ pbbuildempty(Relation index)
 	PageSetChecksumInplace(page, PB_METAPAGE_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, PB_METAPAGE_BLKNO,
 			  (char *) page, true);
-	log_newpage(&(RelationGetSmgr(index))->smgr_rnode.node, INIT_FORKNUM,
+	log_newpage(BfSmgrFileLocator(RelationGetSmgr(index)), INIT_FORKNUM,
 				PB_METAPAGE_BLKNO, page, true);
 	smgrimmedsync(RelationGetSmgr(index), INIT_FORKNUM);
 	pfree(page);

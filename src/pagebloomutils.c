@@ -1036,7 +1036,7 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				((NullTest *) clause)->nulltesttype == IS_NOT_NULL)
 				continue;		/* filters nothing */
 			if (IsA(clause, ScalarArrayOpExpr))
-				nvals = Max(estimate_array_length(lsecond(((ScalarArrayOpExpr *) clause)->args)), 1);
+				nvals = Max(BfEstimateArrayLength(root, lsecond(((ScalarArrayOpExpr *) clause)->args)), 1);
 			restricted = true;
 			probes += nvals;
 			pass *= 1.0 - pow(1.0 - meta.designFprCol[iclause->indexcol], nvals);

@@ -544,12 +544,12 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
 				 errhint("Pass a pagebloom index.")));
 	/* checked before the lock too: no queueing behind lockers without it */
-	if (!pg_class_ownercheck(heapoid, GetUserId()))
+	if (!BfRelationOwnerCheck(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(get_rel_relkind(heapoid)),
 					   get_rel_name(heapoid));
 	/* one re-summarization or VACUUM at a time; readers and writers go on */
 	heap = table_open(heapoid, ShareUpdateExclusiveLock);
-	if (!pg_class_ownercheck(heapoid, GetUserId()))
+	if (!BfRelationOwnerCheck(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(heap->rd_rel->relkind),
 					   RelationGetRelationName(heap));
 	index = index_open(indexoid, RowExclusiveLock);

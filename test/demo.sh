@@ -3,11 +3,13 @@
 # echoing every statement and its result.
 set -eu
 cd "$(dirname "$0")/.."
-export PATH="/usr/lib/postgresql/15/bin:$PATH"
+. test/lib.sh
+bf_pick_server
+export PATH="$PGBIN:$PATH"
 script=$(mktemp /tmp/bloomfilter-demo.XXXXXX.sh)
 cat >"$script" <<SCRIPT
 psql -X -e -v ON_ERROR_STOP=1 -P pager=off -f "$(pwd)/test/demo.sql"
 SCRIPT
 chmod 755 "$script"
-pg_virtualenv -t -v 15 sh "$script"
+pg_virtualenv -t -v "$PGVER" sh "$script"
 rm -f "$script"

@@ -2,7 +2,17 @@
 # Install the Debian packages the build, the tests and the benchmarks need.
 # As root: apt-get installs what is missing.  Otherwise: print the command.
 set -e
-PKGS="gcc make perl postgresql-15 postgresql-server-dev-15 postgresql-common libxxhash-dev libipc-run-perl postgresql-15-hll"
+# The server version: that of PG_CONFIG when given, else the newest installed
+# server, else the one the distribution's "postgresql" package stands for
+# (15 on Debian 12, 17 on Debian 13).
+if [ -n "${PG_CONFIG:-}" ]; then
+	v=$("$PG_CONFIG" --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
+else
+	v=$(ls -d /usr/lib/postgresql/*/bin/postgres 2>/dev/null | sort -t/ -k5 -n | tail -n 1 | cut -d/ -f5)
+	[ -n "$v" ] || v=$(apt-cache depends postgresql 2>/dev/null | sed -n 's/.*Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+	[ -n "$v" ] || v=15
+fi
+PKGS="gcc make perl postgresql-$v postgresql-server-dev-$v postgresql-common postgresql-contrib libxxhash-dev libipc-run-perl postgresql-$v-hll"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

@@ -3,8 +3,9 @@
 # every TAP test against throwaway clusters, then print "N passed, N failed"
 # and exit non-zero on any failure.
 #
-# The tests run against a private copy of the PostgreSQL 15 installation
-# (hard links, about 50 MB of directory entries) into which this build is
+# The tests run against a private copy of the PostgreSQL installation (the
+# newest installed server, or PG_CONFIG=.../pg_config when given)
+# (hard links, about 50 MB of directory entries), into which this build is
 # installed, so concurrent runs from several work trees never see each
 # other's builds.  As root, the build is also installed system-wide.
 #
@@ -13,16 +14,17 @@
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+. test/lib.sh
+bf_pick_server
 pgxsdir="$(dirname "$($PG_CONFIG --pgxs)")/.."
 perldir="$pgxsdir/test/perl"
-. test/lib.sh
+echo "PostgreSQL $PGVER ($PG_CONFIG)"
 
 work=$(mktemp -d /tmp/bloomfilter-test.XXXXXX)
 chmod 755 "$work"
 inst="$work/install"
 bf_private_tree "$inst"
-BIN="$inst/usr/lib/postgresql/15/bin"
+BIN="$inst$PGBIN"
 
 # one build at a time in this work tree
 build() {

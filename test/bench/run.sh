@@ -4,21 +4,21 @@
 #   BENCH_SCALE=0.1 make bench   smaller data (default 1 = the sizes in doc/performance.md)
 #
 # The benchmarks run an optimized build (no assertions) installed into a
-# private copy of the PostgreSQL 15 installation (hard links, as
+# private copy of the server installation (hard links, as
 # test/run-tests.sh does), so test runs that reinstall the system-wide library
 # meanwhile cannot change the build being measured.
 set -eu
 cd "$(dirname "$0")/../.."
-PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
 scale=${BENCH_SCALE:-1}
 files=${*:-$(ls test/bench/*.sql | grep -v '/lib\.sql$')}
 . test/lib.sh
+bf_pick_server
 
 work=$(mktemp -d /tmp/bloomfilter-bench.XXXXXX)
 chmod 755 "$work"
 inst="$work/install"
 data="$work/data"
-BIN="$inst/usr/lib/postgresql/15/bin"
+BIN="$inst$PGBIN"
 cleanup() {
 	[ -f "$data/postmaster.pid" ] && unpriv "$BIN/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1
 	rm -rf "$work"

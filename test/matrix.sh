@@ -1,0 +1,131 @@
+#!/bin/sh
+# make test-matrix: run the complete pg_regress and TAP suites (test/run-tests.sh)
+# on PostgreSQL 17 and 18, each in a Debian chroot holding that server from
+# Debian's own suites (trixie: 17, sid: 18), then the cross-version data test
+# (test/crossversion.sh: what 15 wrote, 17 and 18 read).  Prints the
+# "N passed, N failed" line of each version and a total; exits non-zero on any
+# failure.
+#
+# The chroots are built once (debootstrap, ~35 s, and the packages, ~60 s each)
+# under $BF_MATRIX_DIR (default /var/cache/bloomfilter-matrix) and reused:
+# a second run only copies the source tree in.  Needs root (chroot, mount).
+#   PGVERSIONS="17"  make test-matrix   one version only
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+. test/lib.sh
+dir=${BF_MATRIX_DIR:-/var/cache/bloomfilter-matrix}
+versions=${PGVERSIONS:-17 18}
+
+if ! $asroot; then
+	echo "test-matrix: needs root (debootstrap, chroot, mount); run: sudo make test-matrix" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# the Debian suite that carries a server version
+suite_of() {
+	case "$1" in
+		17) echo trixie ;;
+		18) echo sid ;;
+		*) echo "test-matrix: no Debian suite known for PostgreSQL $1" >&2; return 1 ;;
+	esac
+}
+
+# unmount a chroot's /proc and /dev (nothing else is mounted in it)
+bf_umount() {
+	for m in "$1/dev" "$1/proc"; do
+		mountpoint -q "$m" && umount "$m"
+	done
+	return 0
+}
+
+# bf_chroot_ready DIR SUITE VER: bootstrap DIR and install the server and the
+# build and test dependencies, unless a previous run completed that (.ready)
+bf_chroot_ready() {
+	[ -f "$1/.ready" ] && return 0
+	echo "test-matrix: building the $2 chroot for PostgreSQL $3 in $1"
+	bf_umount "$1"
+	[ -d "$1" ] && rm -rf --one-file-system "$1"
+	mkdir -p "$(dirname "$1")"
+	command -v debootstrap >/dev/null 2>&1 ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
+		return 1
+	debootstrap --variant=minbase "$2" "$1" http://deb.debian.org/debian >"$1.log" 2>&1 ||
+		{ tail -n 20 "$1.log"; return 1; }
+	# sid's Release file reads as expired against some clocks
+	echo 'Acquire::Check-Valid-Until "false";' >"$1/etc/apt/apt.conf.d/99bloomfilter"
+	cp /etc/resolv.conf "$1/etc/resolv.conf"
+	mount -t proc proc "$1/proc" && mount --bind /dev "$1/dev" || return 1
+	chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
+		apt-get install -y -qq --no-install-recommends postgresql-$3 postgresql-server-dev-$3 postgresql-$3-hll \
+			postgresql-contrib libxxhash-dev libicu-dev pkg-config libipc-run-perl gcc make perl ca-certificates" \
+		>>"$1.log" 2>&1 || { tail -n 20 "$1.log"; bf_umount "$1"; return 1; }
+	bf_umount "$1"
+	touch "$1/.ready"
+}
+
+# bf_chroot_copy DIR: this source tree (without .git and build products) into DIR/build/bloomfilter
+bf_chroot_copy() {
+	rm -rf "$1/build"
+	mkdir -p "$1/build/bloomfilter"
+	if [ -d .git ] || [ -f .git ]; then
+		git ls-files -co --exclude-standard | tar cf - -T - | tar xf - -C "$1/build/bloomfilter"
+	else
+		tar cf - --exclude='*.o' --exclude='*.so' . | tar xf - -C "$1/build/bloomfilter"
+	fi
+}
+
+total_p=0
+total_f=0
+summary=""
+mounted=""
+trap 'for d in $mounted; do bf_umount "$d"; done' EXIT
+trap 'exit 1' INT TERM
+for v in $versions; do
+	s=$(suite_of "$v") || { total_f=$((total_f + 1)); continue; }
+	d="$dir/$s"
+	if ! bf_chroot_ready "$d" "$s" "$v"; then
+		echo "test-matrix: could not build the $s chroot"
+		summary="$summary
+PostgreSQL $v: 0 passed, 1 failed (no chroot)"
+		total_f=$((total_f + 1))
+		continue
+	fi
+	bf_chroot_copy "$d"
+	mount -t proc proc "$d/proc" && mount --bind /dev "$d/dev"
+	mounted="$mounted $d"
+	echo "=== PostgreSQL $v (Debian $s chroot) ==="
+	chroot "$d" sh -c "cd /build/bloomfilter && PG_CONFIG=/usr/lib/postgresql/$v/bin/pg_config sh test/run-tests.sh" \
+		>"$d/build/test.log" 2>&1
+	cat "$d/build/test.log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$d/build/test.log" | tail -n 1)
+	[ -n "$line" ] || line="0 passed, 1 failed"
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+	summary="$summary
+PostgreSQL $v: $line"
+done
+
+# what 15 (this machine's server) wrote, 17 and 18 read
+if [ -x test/crossversion.sh ] || [ -f test/crossversion.sh ]; then
+	echo "=== data across versions ==="
+	out=$(BF_MATRIX_DIR="$dir" PGVERSIONS="$versions" sh test/crossversion.sh 2>&1)
+	echo "$out"
+	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+	[ -n "$line" ] || line="0 passed, 1 failed"
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+	summary="$summary
+across versions: $line"
+fi
+
+echo "=== matrix ===$summary"
+echo "$total_p passed, $total_f failed"
+[ "$total_f" = 0 ]
