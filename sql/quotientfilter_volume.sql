@@ -43,7 +43,7 @@ BEGIN
 			INSERT INTO truth SELECT unnest(batch);
 		ELSIF op = 'add duplicates' THEN
 			-- keys already present, added once more
-			batch := array(SELECT DISTINCT k FROM truth TABLESAMPLE BERNOULLI (5) REPEATABLE (7));
+			batch := array(SELECT DISTINCT k FROM truth TABLESAMPLE BERNOULLI (5) REPEATABLE (7) ORDER BY k);
 			f := quotientfilter_add(f, batch);
 			INSERT INTO truth SELECT unnest(batch);
 		ELSIF op = 'remove' THEN
@@ -51,7 +51,7 @@ BEGIN
 			-- (distinct keys in key order first: the plan's DISTINCT order differs between releases)
 			batch := array(SELECT k FROM (SELECT DISTINCT k FROM truth ORDER BY k) t WHERE random() < 0.33 ORDER BY random());
 			f := quotientfilter_remove(f, batch);
-			DELETE FROM truth WHERE ctid IN (SELECT DISTINCT ON (k) ctid FROM truth WHERE k = ANY (batch) ORDER BY k);
+			DELETE FROM truth WHERE ctid IN (SELECT DISTINCT ON (k) ctid FROM truth WHERE k = ANY (batch) ORDER BY k, ctid);
 		ELSIF op = 'resize' THEN
 			-- grow or shrink by one or two quotient bits, as far as entries and remainder allow
 			info := quotientfilter_info(f);
