@@ -34,6 +34,13 @@ PG_FUNCTION_INFO_V1(bloom_union);
 PG_FUNCTION_INFO_V1(bloom_intersect);
 PG_FUNCTION_INFO_V1(bloom_eq);
 PG_FUNCTION_INFO_V1(bloom_ne);
+PG_FUNCTION_INFO_V1(bloom_lt);
+PG_FUNCTION_INFO_V1(bloom_le);
+PG_FUNCTION_INFO_V1(bloom_gt);
+PG_FUNCTION_INFO_V1(bloom_ge);
+PG_FUNCTION_INFO_V1(bloom_cmp);
+PG_FUNCTION_INFO_V1(bloom_hash);
+PG_FUNCTION_INFO_V1(bloom_hash_extended);
 PG_FUNCTION_INFO_V1(bloom_cardinality);
 PG_FUNCTION_INFO_V1(bloom_fpr);
 PG_FUNCTION_INFO_V1(bloom_info);
@@ -327,15 +334,6 @@ BloomIsSuperset(const Bloom *a, const Bloom *b)
 	return true;
 }
 
-/* Same bits (the insert counter is not compared); parameters already checked */
-static bool
-BloomEqual(const Bloom *a, const Bloom *b)
-{
-	return BloomM(a) == BloomM(b) && BloomK(a) == BloomK(b) &&
-		a->hdr.seed == b->hdr.seed && a->hdr.hashalg == b->hdr.hashalg &&
-		memcmp(a->bits, b->bits, BloomPayloadSize(BloomM(a))) == 0;
-}
-
 /* Number of set bits */
 uint64
 BloomBitsSet(const Bloom *b)
@@ -439,13 +437,6 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* equal op: whether the bits are equal (parameters already checked) */
-static bool
-BloomEqualOp(const void *a, const void *b)
-{
-	return BloomEqual(a, b);
-}
-
 static const BfTypeOps BloomOps = {
 	.name = "bloom",
 	.kind = BF_KIND_BLOOM,
@@ -459,7 +450,8 @@ static const BfTypeOps BloomOps = {
 	.agg_add = BloomAddOp,
 	.check_compatible = BloomCheckCompatible,
 	.merge = BloomUnionOp,
-	.equal = BloomEqualOp,
+	.compare = BfCompareAfterHeader,
+	.hash = BfHashAfterHeader,
 };
 
 /* The filter argument argno, detoasted and checked */
@@ -608,21 +600,65 @@ bloom_intersect(PG_FUNCTION_ARGS)
 }
 
 /*
- * bloom_eq(bloom, bloom) RETURNS bool	(operator =)
- *		Filters with different parameters are refused, like every binary
- *		operation on filters.
+ * bloom_eq, _ne, _lt, _le, _gt, _ge(bloom, bloom) RETURNS bool	(=, <>, <, <=, >, >=)
+ *		A total order over all values (design.md, "Equality and ordering"):
+ *		filters with different parameters are unequal, not an error.
  */
 Datum
 bloom_eq(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &BloomOps, true);
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_EQ);
 }
 
-/* bloom_ne(bloom, bloom) RETURNS bool	(operator <>) */
 Datum
 bloom_ne(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &BloomOps, false);
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_NE);
+}
+
+Datum
+bloom_lt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_LT);
+}
+
+Datum
+bloom_le(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_LE);
+}
+
+Datum
+bloom_gt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_GT);
+}
+
+Datum
+bloom_ge(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP_GE);
+}
+
+/* bloom_cmp(bloom, bloom) RETURNS int4: the btree operator class's support function */
+Datum
+bloom_cmp(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &BloomOps, BF_CMP);
+}
+
+/* bloom_hash(bloom) RETURNS int4: the hash operator class's support function */
+Datum
+bloom_hash(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &BloomOps, false);
+}
+
+/* bloom_hash_extended(bloom, bigint) RETURNS bigint: the seeded 64-bit hash support function */
+Datum
+bloom_hash_extended(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &BloomOps, true);
 }
 
 /*

@@ -1261,16 +1261,122 @@ BfCombineGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge,
 	PG_RETURN_POINTER(merge(copy_left ? BfCopyDatum(a) : a, b));
 }
 
-/* = (want true) and <> (want false) */
+/*
+ * Comparison operators (=, <>, <, <=, >, >=) and the btree support function
+ * of a type: a total order over all values, whatever their parameters, so
+ * that = is false (not an error) for filters with different parameters and
+ * GROUP BY, DISTINCT, merge joins and REPLICA IDENTITY FULL work
+ */
 Datum
-BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want)
+BfCompareGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfCmpMode mode)
 {
 	struct varlena *a = BfGetFilterArg(fcinfo, 0, ops);
 	struct varlena *b = BfGetFilterArg(fcinfo, 1, ops);
+	int			c = ops->compare(a, b);
 
-	/* like every binary operation, refuse filters with other parameters */
-	ops->check_compatible(a, b);
-	PG_RETURN_BOOL(ops->equal(a, b) == want);
+	switch (mode)
+	{
+		case BF_CMP:
+			PG_RETURN_INT32(c);
+		case BF_CMP_EQ:
+			PG_RETURN_BOOL(c == 0);
+		case BF_CMP_NE:
+			PG_RETURN_BOOL(c != 0);
+		case BF_CMP_LT:
+			PG_RETURN_BOOL(c < 0);
+		case BF_CMP_LE:
+			PG_RETURN_BOOL(c <= 0);
+		case BF_CMP_GT:
+			PG_RETURN_BOOL(c > 0);
+		case BF_CMP_GE:
+			PG_RETURN_BOOL(c >= 0);
+	}
+	pg_unreachable();
+}
+
+/*
+ * Hash support functions of a type's hash operator class: the standard one
+ * (int4) and the extended one (int8, with a seed argument)
+ */
+Datum
+BfHashGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool extended)
+{
+	struct varlena *v = BfGetFilterArg(fcinfo, 0, ops);
+
+	if (extended)
+		PG_RETURN_INT64((int64) ops->hash(v, (uint64) PG_GETARG_INT64(1)));
+	PG_RETURN_INT32((int32) (uint32) ops->hash(v, 0));
+}
+
+/*
+ * Order of two values given as fixed parameter bytes (same length on both
+ * sides) then payload bytes: the parameters, then the payload bytes, then the
+ * payload length.  Returns -1, 0 or 1.
+ */
+int
+BfCompareKeyed(const void *pa, const void *pb, Size plen,
+			   const void *a, Size alen, const void *b, Size blen)
+{
+	int			c = memcmp(pa, pb, plen);
+
+	if (c == 0)
+		c = memcmp(a, b, Min(alen, blen));
+	if (c == 0)
+		return alen < blen ? -1 : (alen > blen ? 1 : 0);
+	return c < 0 ? -1 : 1;
+}
+
+/* The hash algorithm and seed of a value, as compared bytes */
+static void
+BfHeaderKey(const struct varlena *v, uint8 *key)
+{
+	const BfHeader *h = (const BfHeader *) v;
+
+	key[0] = h->hashalg;
+	memcpy(key + 1, &h->seed, 8);	/* stored little-endian: the same bytes everywhere */
+}
+
+/*
+ * compare op of the types whose = looks at the hash algorithm, the seed and
+ * every byte after the common header (the parameters and the payload: bloom,
+ * countingbloom, cuckoofilter); the insert counter and the flags are not
+ * part of the value
+ */
+int
+BfCompareAfterHeader(const void *a, const void *b)
+{
+	uint8		ka[9],
+				kb[9];
+
+	BfHeaderKey(a, ka);
+	BfHeaderKey(b, kb);
+	return BfCompareKeyed(ka, kb, sizeof(ka),
+						  (const char *) a + BF_HEADER_SIZE, VARSIZE(a) - BF_HEADER_SIZE,
+						  (const char *) b + BF_HEADER_SIZE, VARSIZE(b) - BF_HEADER_SIZE);
+}
+
+/* hash op matching BfCompareAfterHeader */
+uint64
+BfHashAfterHeader(const void *v, uint64 seed)
+{
+	uint8		k[9];
+
+	BfHeaderKey(v, k);
+	return BfHashKeyed(k, sizeof(k), (const char *) v + BF_HEADER_SIZE,
+					   VARSIZE(v) - BF_HEADER_SIZE, seed);
+}
+
+/* XXH3 of parameter bytes followed by payload bytes, as BfCompareKeyed sees them */
+uint64
+BfHashKeyed(const void *p, Size plen, const void *payload, Size len, uint64 seed)
+{
+	XXH3_state_t st;
+
+	XXH3_INITSTATE(&st);
+	XXH3_64bits_reset_withSeed(&st, seed);
+	XXH3_64bits_update(&st, p, plen);
+	XXH3_64bits_update(&st, payload, len);
+	return XXH3_64bits_digest(&st);
 }
 
 /*

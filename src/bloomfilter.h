@@ -490,9 +490,33 @@ typedef struct BfTypeOps
 	void		(*check_compatible) (const void *a, const void *b);
 	/* union of compatible filters: the | operator and the union aggregates */
 	BfMergeFn	merge;
-	/* equality for = and <>, called after check_compatible */
-	bool		(*equal) (const void *a, const void *b);
+	/*
+	 * Total order of any two values (whatever their parameters), 0 exactly
+	 * when they are equal (=): the btree operator class.  An arbitrary order
+	 * for sorting and grouping, not containment.
+	 */
+	int			(*compare) (const void *a, const void *b);
+	/* hash of what compare looks at (the hash operator class) */
+	uint64		(*hash) (const void *v, uint64 seed);
 } BfTypeOps;
+
+/* comparisons of two filters (BfCompareGeneric) */
+typedef enum BfCmpMode
+{
+	BF_CMP,						/* btree support: -1, 0, 1 */
+	BF_CMP_EQ,
+	BF_CMP_NE,
+	BF_CMP_LT,
+	BF_CMP_LE,
+	BF_CMP_GT,
+	BF_CMP_GE
+} BfCmpMode;
+
+extern int	BfCompareKeyed(const void *pa, const void *pb, Size plen,
+						   const void *a, Size alen, const void *b, Size blen);
+extern uint64 BfHashKeyed(const void *p, Size plen, const void *payload, Size len, uint64 seed);
+extern int	BfCompareAfterHeader(const void *a, const void *b);
+extern uint64 BfHashAfterHeader(const void *v, uint64 seed);
 
 extern struct varlena *BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops);
 extern Datum BfInGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
@@ -506,7 +530,8 @@ extern Datum BfRemoveGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfRemoveArrayGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfCombineGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops,
 							  BfMergeFn merge, bool copy_left);
-extern Datum BfEqualGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool want);
+extern Datum BfCompareGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfCmpMode mode);
+extern Datum BfHashGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool extended);
 extern struct varlena *BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge);

@@ -70,6 +70,13 @@ PG_FUNCTION_INFO_V1(countingbloom_union);
 PG_FUNCTION_INFO_V1(countingbloom_difference);
 PG_FUNCTION_INFO_V1(countingbloom_eq);
 PG_FUNCTION_INFO_V1(countingbloom_ne);
+PG_FUNCTION_INFO_V1(countingbloom_lt);
+PG_FUNCTION_INFO_V1(countingbloom_le);
+PG_FUNCTION_INFO_V1(countingbloom_gt);
+PG_FUNCTION_INFO_V1(countingbloom_ge);
+PG_FUNCTION_INFO_V1(countingbloom_cmp);
+PG_FUNCTION_INFO_V1(countingbloom_hash);
+PG_FUNCTION_INFO_V1(countingbloom_hash_extended);
 PG_FUNCTION_INFO_V1(countingbloom_cardinality);
 PG_FUNCTION_INFO_V1(countingbloom_fpr);
 PG_FUNCTION_INFO_V1(countingbloom_info);
@@ -522,19 +529,6 @@ CBloomCounterStats(const CountingBloom *cb, uint64 *nonzero, uint64 *saturated)
 	*saturated = sat;
 }
 
-/*
- * Same counters (the insert counter is not compared).  Filters with
- * different parameters are refused, like every binary operation on filters.
- */
-static bool
-CBloomEqual(const void *a_arg, const void *b_arg)
-{
-	const CountingBloom *a = a_arg;
-	const CountingBloom *b = b_arg;
-
-	return memcmp(a->counters, b->counters, CBloomPayloadSize(CBloomM(a))) == 0;
-}
-
 /* ---------------------------------------------------------------------
  * The type's operations (BfTypeOps) for the generic entry points
  * ---------------------------------------------------------------------
@@ -620,7 +614,8 @@ static const BfTypeOps CBloomOps = {
 	.remove = CBloomRemoveOp,
 	.check_compatible = CBloomCheckCompatible,
 	.merge = CBloomUnionOp,
-	.equal = CBloomEqual,
+	.compare = BfCompareAfterHeader,
+	.hash = BfHashAfterHeader,
 };
 
 /* The filter argument argno, detoasted and checked */
@@ -784,18 +779,66 @@ countingbloom_difference(PG_FUNCTION_ARGS)
 	return BfCombineGeneric(fcinfo, &CBloomOps, CBloomDifferenceOp, true);
 }
 
-/* countingbloom_eq(countingbloom, countingbloom) RETURNS bool	(operator =) */
+/*
+ * countingbloom_eq, _ne, _lt, _le, _gt, _ge(countingbloom, countingbloom) RETURNS bool	(=, <>, <, <=, >, >=)
+ *		A total order over all values (design.md, "Equality and ordering"):
+ *		filters with different parameters are unequal, not an error.
+ */
 Datum
 countingbloom_eq(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &CBloomOps, true);
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_EQ);
 }
 
-/* countingbloom_ne(countingbloom, countingbloom) RETURNS bool	(operator <>) */
 Datum
 countingbloom_ne(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &CBloomOps, false);
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_NE);
+}
+
+Datum
+countingbloom_lt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_LT);
+}
+
+Datum
+countingbloom_le(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_LE);
+}
+
+Datum
+countingbloom_gt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_GT);
+}
+
+Datum
+countingbloom_ge(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP_GE);
+}
+
+/* countingbloom_cmp(countingbloom, countingbloom) RETURNS int4: the btree operator class's support function */
+Datum
+countingbloom_cmp(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CBloomOps, BF_CMP);
+}
+
+/* countingbloom_hash(countingbloom) RETURNS int4: the hash operator class's support function */
+Datum
+countingbloom_hash(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &CBloomOps, false);
+}
+
+/* countingbloom_hash_extended(countingbloom, bigint) RETURNS bigint: the seeded 64-bit hash support function */
+Datum
+countingbloom_hash_extended(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &CBloomOps, true);
 }
 
 /*

@@ -60,6 +60,13 @@ PG_FUNCTION_INFO_V1(cuckoofilter_count);
 PG_FUNCTION_INFO_V1(cuckoofilter_union);
 PG_FUNCTION_INFO_V1(cuckoofilter_eq);
 PG_FUNCTION_INFO_V1(cuckoofilter_ne);
+PG_FUNCTION_INFO_V1(cuckoofilter_lt);
+PG_FUNCTION_INFO_V1(cuckoofilter_le);
+PG_FUNCTION_INFO_V1(cuckoofilter_gt);
+PG_FUNCTION_INFO_V1(cuckoofilter_ge);
+PG_FUNCTION_INFO_V1(cuckoofilter_cmp);
+PG_FUNCTION_INFO_V1(cuckoofilter_hash);
+PG_FUNCTION_INFO_V1(cuckoofilter_hash_extended);
 PG_FUNCTION_INFO_V1(cuckoofilter_cardinality);
 PG_FUNCTION_INFO_V1(cuckoofilter_fpr);
 PG_FUNCTION_INFO_V1(cuckoofilter_info);
@@ -1250,18 +1257,6 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
 	(*pa)->hdr.ninserts = BfPut64(BfAddSat64(BfGet64((*pa)->hdr.ninserts), BfGet64(b->hdr.ninserts)));
 }
 
-/* Same parameters and same stored bytes (the insert counter is not compared) */
-static bool
-CfEqual(const void *a_arg, const void *b_arg)
-{
-	const CuckooFilter *a = a_arg;
-	const CuckooFilter *b = b_arg;
-	return VARSIZE(a) == VARSIZE(b) && a->hdr.seed == b->hdr.seed &&
-		a->hdr.hashalg == b->hdr.hashalg &&
-		memcmp((const char *) a + CF_HDRSZ - 16, (const char *) b + CF_HDRSZ - 16,
-			   VARSIZE(a) - CF_HDRSZ + 16) == 0;
-}
-
 /*
  * Estimated false-positive rate: a non-member matches each stored entry of
  * its two buckets with probability 1 / (2^f - 1), and sub-filter s has
@@ -1477,7 +1472,8 @@ static const BfTypeOps CfOps = {
 	.remove = CfRemoveOp,
 	.check_compatible = CfCheckCompatible,
 	.merge = CfUnionOp,
-	.equal = CfEqual,
+	.compare = BfCompareAfterHeader,
+	.hash = BfHashAfterHeader,
 };
 
 /* The filter argument argno, detoasted and checked */
@@ -1632,18 +1628,66 @@ cuckoofilter_union(PG_FUNCTION_ARGS)
 	return BfCombineGeneric(fcinfo, &CfOps, CfUnionOp, true);
 }
 
-/* cuckoofilter_eq(cuckoofilter, cuckoofilter) RETURNS bool	(operator =) */
+/*
+ * cuckoofilter_eq, _ne, _lt, _le, _gt, _ge(cuckoofilter, cuckoofilter) RETURNS bool	(=, <>, <, <=, >, >=)
+ *		A total order over all values (design.md, "Equality and ordering"):
+ *		filters with different parameters are unequal, not an error.
+ */
 Datum
 cuckoofilter_eq(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &CfOps, true);
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_EQ);
 }
 
-/* cuckoofilter_ne(cuckoofilter, cuckoofilter) RETURNS bool	(operator <>) */
 Datum
 cuckoofilter_ne(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &CfOps, false);
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_NE);
+}
+
+Datum
+cuckoofilter_lt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_LT);
+}
+
+Datum
+cuckoofilter_le(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_LE);
+}
+
+Datum
+cuckoofilter_gt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_GT);
+}
+
+Datum
+cuckoofilter_ge(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP_GE);
+}
+
+/* cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS int4: the btree operator class's support function */
+Datum
+cuckoofilter_cmp(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &CfOps, BF_CMP);
+}
+
+/* cuckoofilter_hash(cuckoofilter) RETURNS int4: the hash operator class's support function */
+Datum
+cuckoofilter_hash(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &CfOps, false);
+}
+
+/* cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint: the seeded 64-bit hash support function */
+Datum
+cuckoofilter_hash_extended(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &CfOps, true);
 }
 
 /*

@@ -50,6 +50,13 @@ PG_FUNCTION_INFO_V1(quotientfilter_union);
 PG_FUNCTION_INFO_V1(quotientfilter_resize);
 PG_FUNCTION_INFO_V1(quotientfilter_eq);
 PG_FUNCTION_INFO_V1(quotientfilter_ne);
+PG_FUNCTION_INFO_V1(quotientfilter_lt);
+PG_FUNCTION_INFO_V1(quotientfilter_le);
+PG_FUNCTION_INFO_V1(quotientfilter_gt);
+PG_FUNCTION_INFO_V1(quotientfilter_ge);
+PG_FUNCTION_INFO_V1(quotientfilter_cmp);
+PG_FUNCTION_INFO_V1(quotientfilter_hash);
+PG_FUNCTION_INFO_V1(quotientfilter_hash_extended);
 PG_FUNCTION_INFO_V1(quotientfilter_cardinality);
 PG_FUNCTION_INFO_V1(quotientfilter_fpr);
 PG_FUNCTION_INFO_V1(quotientfilter_info);
@@ -1155,7 +1162,8 @@ QfFprOf(const QuotientFilter *qf, uint64 distinct)
  * ---------------------------------------------------------------------
  */
 
-static bool QfEqual(const void *a_arg, const void *b_arg);
+static int	QfCompare(const void *a_arg, const void *b_arg);
+static uint64 QfHash(const void *v, uint64 seed);
 
 /* ---------------------------------------------------------------------
  * The type's operations (BfTypeOps) for the generic entry points
@@ -1260,7 +1268,8 @@ static const BfTypeOps QfOps = {
 	.remove = QfRemoveOp,
 	.check_compatible = QfCheckCompatible,
 	.merge = QfMergeOp,
-	.equal = QfEqual,
+	.compare = QfCompare,
+	.hash = QfHash,
 };
 
 /* The filter argument argno, detoasted and checked */
@@ -1623,21 +1632,31 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(QfRebuild(qf, q));
 }
 
+/* The parameters = looks at: hash algorithm, seed and fingerprint length p */
+static void
+QfKey(const QuotientFilter *qf, uint8 *key)
+{
+	key[0] = qf->hdr.hashalg;
+	memcpy(key + 1, &qf->hdr.seed, 8);	/* stored little-endian */
+	key[9] = (uint8) (qf->q + qf->r);
+}
+
 /*
- * Whether two filters of the same fingerprint length and seed hold the same
- * multiset of fingerprints (22023 for filters that cannot be compared).  The
- * number of quotient bits is a matter of layout (quotientfilter_resize moves
- * bits between quotient and remainder without rehashing, and filters of
- * different q can be merged), so filters of different q holding the same
- * fingerprints are equal; the insert counter is not compared.  Equal tables
- * of the same q are recognized by their bytes; otherwise the ascending
- * fingerprint streams are compared.
+ * compare op: the hash algorithm, seed and fingerprint length, then the
+ * ascending fingerprint streams (a multiset: duplicates repeat), then their
+ * lengths.  The number of quotient bits is a matter of layout
+ * (quotientfilter_resize moves bits between quotient and remainder without
+ * rehashing, and filters of different q can be merged), so filters of
+ * different q holding the same fingerprints are equal; the insert counter is
+ * not compared.  Equal tables of the same q are recognized by their bytes.
  */
-static bool
-QfEqual(const void *a_arg, const void *b_arg)
+static int
+QfCompare(const void *a_arg, const void *b_arg)
 {
 	const QuotientFilter *a = a_arg;
 	const QuotientFilter *b = b_arg;
+	uint8		ka[10],
+				kb[10];
 	QfTable		ta,
 				tb;
 	QfIter		ia,
@@ -1646,12 +1665,16 @@ QfEqual(const void *a_arg, const void *b_arg)
 				fb = 0;
 	bool		hasa,
 				hasb;
+	int			c;
 
-	if (QfEntries(a) != QfEntries(b))
-		return false;
-	if (a->q == b->q &&
+	QfKey(a, ka);
+	QfKey(b, kb);
+	c = memcmp(ka, kb, sizeof(ka));
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	if (a->q == b->q && QfEntries(a) == QfEntries(b) &&
 		memcmp(a->slots, b->slots, QfPayloadSize(a->q, a->r)) == 0)
-		return true;
+		return 0;
 	QfOpen(&ta, a);
 	QfOpen(&tb, b);
 	QfIterInit(&ia, &ta);
@@ -1661,29 +1684,104 @@ QfEqual(const void *a_arg, const void *b_arg)
 		hasa = QfIterNext(&ia, &fa);
 		hasb = QfIterNext(&ib, &fb);
 		if (!hasa || !hasb)
-			return hasa == hasb;
+			return hasa == hasb ? 0 : (hasa ? 1 : -1);
 		if (fa != fb)
-			return false;
+			return fa < fb ? -1 : 1;
 	}
 }
 
+/* hash op matching QfCompare: XXH3 of the parameters and the fingerprint stream */
+static uint64
+QfHash(const void *v, uint64 seed)
+{
+	const QuotientFilter *qf = v;
+	uint8		key[10];
+	uint64		buf[256];
+	int			n = 0;
+	uint64		f = 0;
+	QfTable		t;
+	QfIter		it;
+	XXH3_state_t st;
+
+	QfKey(qf, key);
+	XXH3_INITSTATE(&st);
+	XXH3_64bits_reset_withSeed(&st, seed);
+	XXH3_64bits_update(&st, key, sizeof(key));
+	QfOpen(&t, qf);
+	QfIterInit(&it, &t);
+	while (QfIterNext(&it, &f))
+	{
+		buf[n++] = BfPut64(f);
+		if (n == lengthof(buf))
+		{
+			XXH3_64bits_update(&st, buf, sizeof(buf));
+			n = 0;
+		}
+	}
+	XXH3_64bits_update(&st, buf, n * sizeof(uint64));
+	return XXH3_64bits_digest(&st);
+}
+
 /*
- * quotientfilter_eq(quotientfilter, quotientfilter) RETURNS bool	(=)
- *		Same fingerprint multiset; 22023 unless p and seed match.
+ * quotientfilter_eq, _ne, _lt, _le, _gt, _ge(quotientfilter, quotientfilter) RETURNS bool	(=, <>, <, <=, >, >=)
+ *		A total order over all values (design.md, "Equality and ordering"):
+ *		filters with different parameters are unequal, not an error.
  */
 Datum
 quotientfilter_eq(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &QfOps, true);
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_EQ);
 }
 
-/*
- * quotientfilter_ne(quotientfilter, quotientfilter) RETURNS bool	(<>)
- */
 Datum
 quotientfilter_ne(PG_FUNCTION_ARGS)
 {
-	return BfEqualGeneric(fcinfo, &QfOps, false);
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_NE);
+}
+
+Datum
+quotientfilter_lt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_LT);
+}
+
+Datum
+quotientfilter_le(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_LE);
+}
+
+Datum
+quotientfilter_gt(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_GT);
+}
+
+Datum
+quotientfilter_ge(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP_GE);
+}
+
+/* quotientfilter_cmp(quotientfilter, quotientfilter) RETURNS int4: the btree operator class's support function */
+Datum
+quotientfilter_cmp(PG_FUNCTION_ARGS)
+{
+	return BfCompareGeneric(fcinfo, &QfOps, BF_CMP);
+}
+
+/* quotientfilter_hash(quotientfilter) RETURNS int4: the hash operator class's support function */
+Datum
+quotientfilter_hash(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &QfOps, false);
+}
+
+/* quotientfilter_hash_extended(quotientfilter, bigint) RETURNS bigint: the seeded 64-bit hash support function */
+Datum
+quotientfilter_hash_extended(PG_FUNCTION_ARGS)
+{
+	return BfHashGeneric(fcinfo, &QfOps, true);
 }
 
 /*

@@ -82,12 +82,55 @@ CREATE OPERATOR & (
 );
 CREATE OPERATOR = (
 	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_eq,
-	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_ne,
 	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
 );
+
+-- Ordering and hashing: a total order over all values (not containment; filters with different
+-- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
+-- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work
+CREATE FUNCTION bloom_lt(bloom, bloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_le(bloom, bloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_gt(bloom, bloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_ge(bloom, bloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_cmp(bloom, bloom) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_hash(bloom) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_hash_extended(bloom, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR < (
+	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = bloom, RIGHTARG = bloom, FUNCTION = @extschema@.bloom_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR CLASS bloom_btree_ops DEFAULT FOR TYPE bloom USING btree AS
+	OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@.bloom_cmp(bloom, bloom);
+CREATE OPERATOR CLASS bloom_hash_ops DEFAULT FOR TYPE bloom USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@.bloom_hash(bloom),
+	FUNCTION 2 @extschema@.bloom_hash_extended(bloom, bigint);
 
 -- Aggregates: the state is the filter itself, updated in place
 -- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)

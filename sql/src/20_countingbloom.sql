@@ -83,12 +83,55 @@ CREATE OPERATOR - (
 );
 CREATE OPERATOR = (
 	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_eq,
-	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_ne,
 	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
 );
+
+-- Ordering and hashing: a total order over all values (not containment; filters with different
+-- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
+-- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work
+CREATE FUNCTION countingbloom_lt(countingbloom, countingbloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_le(countingbloom, countingbloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_gt(countingbloom, countingbloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_ge(countingbloom, countingbloom) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_cmp(countingbloom, countingbloom) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_hash(countingbloom) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION countingbloom_hash_extended(countingbloom, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR < (
+	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = countingbloom, RIGHTARG = countingbloom, FUNCTION = @extschema@.countingbloom_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR CLASS countingbloom_btree_ops DEFAULT FOR TYPE countingbloom USING btree AS
+	OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@.countingbloom_cmp(countingbloom, countingbloom);
+CREATE OPERATOR CLASS countingbloom_hash_ops DEFAULT FOR TYPE countingbloom USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@.countingbloom_hash(countingbloom),
+	FUNCTION 2 @extschema@.countingbloom_hash_extended(countingbloom, bigint);
 
 -- Aggregates: the state is the filter itself, updated in place.  The
 -- moving-aggregate inverse returns NULL (forcing a recomputation of the

@@ -89,12 +89,55 @@ CREATE OPERATOR | (
 );
 CREATE OPERATOR = (
 	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_eq,
-	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_ne,
 	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
 );
+
+-- Ordering and hashing: a total order over all values (not containment; filters with different
+-- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
+-- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work
+CREATE FUNCTION quotientfilter_lt(quotientfilter, quotientfilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_le(quotientfilter, quotientfilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_gt(quotientfilter, quotientfilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_ge(quotientfilter, quotientfilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_cmp(quotientfilter, quotientfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_hash(quotientfilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION quotientfilter_hash_extended(quotientfilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR < (
+	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = quotientfilter, RIGHTARG = quotientfilter, FUNCTION = @extschema@.quotientfilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR CLASS quotientfilter_btree_ops DEFAULT FOR TYPE quotientfilter USING btree AS
+	OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@.quotientfilter_cmp(quotientfilter, quotientfilter);
+CREATE OPERATOR CLASS quotientfilter_hash_ops DEFAULT FOR TYPE quotientfilter USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@.quotientfilter_hash(quotientfilter),
+	FUNCTION 2 @extschema@.quotientfilter_hash_extended(quotientfilter, bigint);
 
 -- Aggregates: the state is the filter itself, updated in place (a new datum when it grows)
 -- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)

@@ -82,12 +82,55 @@ CREATE OPERATOR | (
 );
 CREATE OPERATOR = (
 	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_eq,
-	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
 );
 CREATE OPERATOR <> (
 	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_ne,
 	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
 );
+
+-- Ordering and hashing: a total order over all values (not containment; filters with different
+-- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
+-- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work
+CREATE FUNCTION cuckoofilter_lt(cuckoofilter, cuckoofilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_le(cuckoofilter, cuckoofilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_gt(cuckoofilter, cuckoofilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_ge(cuckoofilter, cuckoofilter) RETURNS bool
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_cmp(cuckoofilter, cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_hash(cuckoofilter) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cuckoofilter_hash_extended(cuckoofilter, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OPERATOR < (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = cuckoofilter, RIGHTARG = cuckoofilter, FUNCTION = @extschema@.cuckoofilter_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR CLASS cuckoofilter_btree_ops DEFAULT FOR TYPE cuckoofilter USING btree AS
+	OPERATOR 1 @extschema@.<, OPERATOR 2 @extschema@.<=, OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=, OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@.cuckoofilter_cmp(cuckoofilter, cuckoofilter);
+CREATE OPERATOR CLASS cuckoofilter_hash_ops DEFAULT FOR TYPE cuckoofilter USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@.cuckoofilter_hash(cuckoofilter),
+	FUNCTION 2 @extschema@.cuckoofilter_hash_extended(cuckoofilter, bigint);
 
 -- Aggregates: the state is the filter itself, updated in place; a full
 -- state chains a sub-filter, so the aggregates never fail on large input
