@@ -27,6 +27,12 @@ PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror
 ifdef ASSERTS
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
 endif
+# UBSAN=1: undefined-behaviour checks that abort the backend on the first finding
+# (the library links libubsan; the server itself need not be instrumented)
+ifdef UBSAN
+PG_CFLAGS += -fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SHLIB_LINK += -fsanitize=undefined
+endif
 
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 

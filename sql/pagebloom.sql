@@ -137,7 +137,7 @@ CREATE TABLE pbprobe AS SELECT g AS v FROM generate_series(-200, 5200, 3) g;
 SET enable_seqscan = off;
 SET enable_indexscan = off;
 -- (the plan without the "Disabled" marks, which PostgreSQL 18 adds to the disabled seq scan)
-CREATE FUNCTION pb_plan(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION pb_plan_text(q text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	r record;
 	p text := '';
@@ -148,7 +148,7 @@ BEGIN
 	END LOOP;
 	RETURN p;
 END $$;
-SELECT pb_plan('SELECT sum(c) FROM pbprobe p, LATERAL (SELECT count(*) AS c FROM pbt WHERE pbt.i4 = p.v) s');
+SELECT pb_plan_text('SELECT sum(c) FROM pbprobe p, LATERAL (SELECT count(*) AS c FROM pbt WHERE pbt.i4 = p.v) s');
 CREATE TEMP TABLE via_index AS
 SELECT p.v, s.c FROM pbprobe p, LATERAL (SELECT count(*) AS c FROM pbt WHERE pbt.i4 = p.v) s;
 RESET enable_seqscan;
@@ -415,3 +415,4 @@ DROP EXTENSION pageinspect;
 
 DROP TABLE pbt, pbprobe, pbe, pbu, pbp;
 DROP FUNCTION pb_compare(text);
+DROP FUNCTION pb_plan_text(text);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make test-matrix: run the complete pg_regress and TAP suites (test/run-tests.sh)
 # on PostgreSQL 17 and 18, each in a Debian chroot holding that server from
-# Debian's own suites (trixie: 17, sid: 18), then the cross-version data test
-# (test/crossversion.sh: what 15 wrote, 17 and 18 read).  Prints the
+# Debian's own suites (trixie: 17, sid: 18), then the pg_regress suite against
+# a UBSan build on this machine's server (BF_UBSAN=0 skips it), then the
+# cross-version data test (test/crossversion.sh: what 15 wrote, 17 and 18 read).  Prints the
 # "N passed, N failed" line of each version and a total; exits non-zero on any
 # failure.
 #
@@ -110,8 +111,25 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 PostgreSQL $v: $line"
 done
 
+# the pg_regress suite against a build with -fsanitize=undefined
+# -fno-sanitize-recover=all, on this machine's server (unless BF_UBSAN=0)
+if [ "${BF_UBSAN:-1}" != 0 ]; then
+	echo "=== UBSan build, pg_regress, on this machine's server ==="
+	UBSAN=1 TAP=none sh test/run-tests.sh >"$dir/ubsan.log" 2>&1
+	cat "$dir/ubsan.log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$dir/ubsan.log" | tail -n 1)
+	[ -n "$line" ] || line="0 passed, 1 failed"
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+	summary="$summary
+UBSan: $line"
+fi
+
 # what 15 (this machine's server) wrote, 17 and 18 read
-if [ -x test/crossversion.sh ] || [ -f test/crossversion.sh ]; then
+if [ -f test/crossversion.sh ]; then
 	echo "=== data across versions ==="
 	out=$(BF_MATRIX_DIR="$dir" PGVERSIONS="$versions" sh test/crossversion.sh 2>&1)
 	echo "$out"

@@ -10,7 +10,10 @@
 # other's builds.  As root, the build is also installed system-wide.
 #
 # Environment: REGRESS="a b" limits pg_regress to some tests, TAP="t/x.pl ..."
-# to some TAP files (TAP=none runs none), for work on one piece.
+# to some TAP files (TAP=none runs none), for work on one piece.  UBSAN=1
+# builds with -fsanitize=undefined -fno-sanitize-recover=all (any finding
+# aborts the backend, so the test fails) and installs only into the private
+# tree.
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -29,9 +32,9 @@ BIN="$inst$PGBIN"
 # one build at a time in this work tree
 build() {
 	make -s clean PG_CONFIG=$PG_CONFIG >/dev/null 2>&1
-	make -s ASSERTS=1 PG_CONFIG=$PG_CONFIG &&
+	make -s ASSERTS=1 ${UBSAN:+UBSAN=1} PG_CONFIG=$PG_CONFIG &&
 		make -s install PG_CONFIG=$PG_CONFIG DESTDIR="$inst" &&
-		if $asroot; then make -s install PG_CONFIG=$PG_CONFIG; fi
+		if $asroot && [ -z "${UBSAN:-}" ]; then make -s install PG_CONFIG=$PG_CONFIG; fi
 }
 if command -v flock >/dev/null 2>&1; then
 	exec 9>/tmp/bloomfilter-build.lock
