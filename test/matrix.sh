@@ -105,6 +105,7 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 	p=${line%% passed*}
 	f=${line#*passed, }
 	f=${f%% failed*}
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
 	summary="$summary
@@ -122,6 +123,7 @@ if [ "${BF_UBSAN:-1}" != 0 ]; then
 	p=${line%% passed*}
 	f=${line#*passed, }
 	f=${f%% failed*}
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
 	summary="$summary
@@ -138,6 +140,7 @@ if [ -f test/crossversion.sh ]; then
 	p=${line%% passed*}
 	f=${line#*passed, }
 	f=${f%% failed*}
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
 	summary="$summary
