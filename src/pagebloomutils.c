@@ -384,10 +384,85 @@ PbParseColumnFpr(const char *str, double *fprs, bool report)
 	return n;
 }
 
+/* heap pages whose rows are counted to measure the table's density */
+#define PB_DENSITY_SAMPLE	300
+
+/* Line pointers in use (rows, dead or alive, not yet pruned) on heap page blk */
+static int
+PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy)
+{
+	Buffer		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+	Page		page;
+	int			count = 0;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (!PageIsNew(page))
+	{
+		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+		OffsetNumber off;
+
+		for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
+			if (ItemIdIsNormal(PageGetItemId(page, off)))
+				count++;
+	}
+	UnlockReleaseBuffer(buf);
+	return count;
+}
+
+/*
+ * Rows per heap page, measured on the heap itself: the rows on up to
+ * PB_DENSITY_SAMPLE pages spread evenly up to the last page that holds any
+ * (empty pages at the end, which newer servers add in bulk, do not move the
+ * sample), averaged over the sampled pages that hold rows (0 for a table
+ * without rows).  Not from the planner statistics: an index built right after
+ * pg_restore (no ANALYZE yet) gets the same design as the original, and
+ * ANALYZE or VACUUM do not change what a REINDEX of the same heap builds
+ * (design.md, "Defaults, from measurements").
+ */
+static double
+PbMeasureDensity(Relation heap)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
+	BufferAccessStrategy strategy;
+	double		rows = 0;
+	double		used = 0;
+	BlockNumber n,
+				i;
+
+	if (nblocks == 0)
+		return 0;
+	strategy = GetAccessStrategy(BAS_BULKREAD);
+	/* the last page with rows, looking back at most PB_DENSITY_SAMPLE pages */
+	for (i = 0; i < Min(nblocks, PB_DENSITY_SAMPLE); i++)
+	{
+		if (PbPageRows(heap, nblocks - 1 - i, strategy) > 0)
+			break;
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (i < Min(nblocks, PB_DENSITY_SAMPLE))
+		nblocks -= i;
+	n = Min(nblocks, PB_DENSITY_SAMPLE);
+	for (i = 0; i < n; i++)
+	{
+		int			count = PbPageRows(heap, (BlockNumber) (((uint64) i * nblocks) / n), strategy);
+
+		if (count > 0)
+		{
+			rows += count;
+			used += 1;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	FreeAccessStrategy(strategy);
+	return used > 0 ? rows / used : 0;
+}
+
 /*
  * Choose the parameters of a new index from its reloptions and the table:
- * rows per range from the table's density (planner statistics, or the tuple
- * width when it has none), then the fewest signature blocks whose blocked
+ * rows per range from the table's density (measured on its pages:
+ * PbMeasureDensity; for an empty table the planner's estimate from the tuple
+ * width), then the fewest signature blocks whose blocked
  * one-column probe false-positive rate meets the target of every column
  * (fpr, or column_fpr), unless signature_bits fixes the size.  With one
  * target all columns share the best k; with different targets each column
@@ -407,10 +482,10 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	uint8		kcol[INDEX_MAX_KEYS];
 	double		fprs[INDEX_MAX_KEYS];
 	bool		mixed = false;
+	double		density = 0;
 	BlockNumber pages = 0;
 	double		tuples = 0;
 	double		allvis;
-	double		density;
 	double		nvalues;
 	uint32		nblocks;
 	bool		capped = false;
@@ -439,8 +514,18 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 
 	if (heap->rd_rel->relkind == RELKIND_RELATION ||
 		heap->rd_rel->relkind == RELKIND_MATVIEW)
-		estimate_rel_size(heap, NULL, &pages, &tuples, &allvis);
-	density = (pages > 0 && tuples > 0) ? tuples / pages : MaxHeapTuplesPerPage / 4.0;
+		density = PbMeasureDensity(heap);
+	if (density <= 0)
+	{
+		/*
+		 * No rows to measure (an empty table, or the rebuild of TRUNCATE):
+		 * the planner's estimate, from the tuple width
+		 */
+		if (heap->rd_rel->relkind == RELKIND_RELATION ||
+			heap->rd_rel->relkind == RELKIND_MATVIEW)
+			estimate_rel_size(heap, NULL, &pages, &tuples, &allvis);
+		density = (pages > 0 && tuples > 0) ? tuples / pages : MaxHeapTuplesPerPage / 4.0;
+	}
 	density = Max(density, 1.0);
 	density = Min(density, (double) MaxHeapTuplesPerPage);
 	nvalues = density * ppr * ncols;
