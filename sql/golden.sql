@@ -1,0 +1,25 @@
+-- Golden datums of release 1.1 (storage format 2): small filters of every type built from
+-- fixed inputs, pinned by their text form (base64 of every byte).  Every later release must
+-- read these literals and find the same elements: a format change that breaks stored 1.1
+-- values fails here (README, "Upgrading").
+SELECT bloom_add(bloom_empty(20, 0.1, 7), ARRAY[1, 2, 3]) AS bloom_v2;
+SELECT countingbloom_add(countingbloom_empty(20, 0.1, 7), ARRAY[1, 2, 2, 3]) AS countingbloom_v2;
+SELECT quotientfilter_add(quotientfilter_create(4, 6, 7), ARRAY[1, 2, 2, 3]) AS quotientfilter_v2;
+SELECT cuckoofilter_add(cuckoofilter_create(4, 8, 7), ARRAY[1, 2, 2, 3]) AS cuckoofilter_v2;
+-- the same values as stored by 1.1 (literals, not recomputed), read back, compared and probed
+CREATE TEMP TABLE golden (b text, cb text, qf text, cf text);
+INSERT INTO golden VALUES (
+	'bloom v2 hash=xxh3 seed=7 inserts=3 m=96 k=3 data=EAgCgAAAAECAEAIIAAAAAA==',
+	'countingbloom v2 hash=xxh3 seed=7 inserts=4 m=96 k=3 data=AAACAAAQAAAgAAAAAAAAIAAAAAAAAAAAAAAAAAAAAAEAAAAQAAABABAAAAAAEAAA',
+	'quotientfilter v2 hash=xxh3 seed=7 inserts=4 q=4 r=6 entries=4 data=AHIDAAAglSsAAABEAwAAAAAAAAAAAAAA',
+	'cuckoofilter v2 hash=xxh3 seed=7 inserts=4 f=8 b=4 buckets=4 count=4 data=AgAAAAAAAAAAAAAAAAAAAAQAAAAAAAAAPrEAACUlAAAAAAAAAAAAAAAAAAAAAAAA');
+SELECT b::bloom = bloom_add(bloom_empty(20, 0.1, 7), ARRAY[1, 2, 3]) AND b::bloom @> 1 AND b::bloom @> 2
+		AND b::bloom @> 3 AS bloom_reads,
+	cb::countingbloom = countingbloom_add(countingbloom_empty(20, 0.1, 7), ARRAY[1, 2, 2, 3])
+		AND countingbloom_count(cb::countingbloom, 2) >= 2 AND cb::countingbloom @> 3 AS countingbloom_reads,
+	qf::quotientfilter = quotientfilter_add(quotientfilter_create(4, 6, 7), ARRAY[1, 2, 2, 3])
+		AND quotientfilter_cardinality(qf::quotientfilter) = 4 AND qf::quotientfilter @> 2 AS quotientfilter_reads,
+	cf::cuckoofilter = cuckoofilter_add(cuckoofilter_create(4, 8, 7), ARRAY[1, 2, 2, 3])
+		AND cuckoofilter_count(cf::cuckoofilter, 2) = 2 AND cf::cuckoofilter @> 1 AS cuckoofilter_reads,
+	md5(bloom_send(b::bloom)) AS bloom_send_md5, md5(cuckoofilter_send(cf::cuckoofilter)) AS cuckoo_send_md5
+FROM golden;
