@@ -120,3 +120,17 @@ SELECT i, bloom_cardinality(bloom_agg(i, 100, 0.01) OVER (ORDER BY i)) AS runnin
 	bloom_cardinality(bloom_agg(i, 100, 0.01) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)) AS sliding,
 	bloom_agg(i, 100, 0.01) OVER (ORDER BY i) @> 1 AS has_first
 FROM generate_series(1, 5) i;
+
+-- a fixed filter filled past twice its design false-positive rate: bloom_info says so, and the
+-- aggregate warns once per result (not per row, not for a filter within its capacity)
+SELECT (bloom_info(f)).overfilled, (bloom_info(f)).estimated_fpr > 2 * 0.5 ^ (bloom_info(f)).k AS past_twice_design
+FROM (SELECT bloom_agg(i, 1000, 0.01) AS f FROM generate_series(1, 1000) i) s;
+SELECT (bloom_info(f)).overfilled FROM (SELECT bloom_agg(i, 1000, 0.01) AS f FROM generate_series(1, 1500) i) s;
+SELECT (bloom_info(f)).overfilled FROM (SELECT bloom_agg(i, 1000, 0.01) AS f FROM generate_series(1, 20000) i) s;
+SELECT g, (bloom_info(bloom_agg(i, 100, 0.01))).overfilled FROM generate_series(1, 600) i, generate_series(1, 3) g
+WHERE i <= 100 * g * g GROUP BY g ORDER BY g;
+-- the rule over many fills and k: overfilled exactly when more than 0.5 * 2^(1/k) of the bits are set
+SELECT count(*) AS filters, count(*) FILTER (WHERE overfilled = (bits_set::float8 / m > 0.5 * 2 ^ (1.0 / k))) AS rule_holds,
+	count(*) FILTER (WHERE overfilled) AS overfilled
+FROM (SELECT (bloom_info(bloom_add(bloom_create(1000, k), ARRAY(SELECT generate_series(1, n))))).*
+	  FROM generate_series(1, 10) k, generate_series(10, 1500, 10) n) s;

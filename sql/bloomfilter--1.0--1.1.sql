@@ -28,6 +28,14 @@ ALTER FUNCTION @extschema@.cuckoofilter_agg_final(cuckoofilter, anynonarray, big
 -- ---------------------------------------------------------------------
 -- bloom
 -- ---------------------------------------------------------------------
+-- bloom_info gains the column overfilled (a new result type: drop and create)
+DROP FUNCTION @extschema@.bloom_info(@extschema@.bloom);
+CREATE FUNCTION bloom_info(bloom,
+	OUT format_version integer, OUT hash text, OUT seed bigint,
+	OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint,
+	OUT fill_ratio float8, OUT size_bytes bigint,
+	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean)
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- Ordering and hashing: a total order over all values (not containment; filters with different
 -- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
 -- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work

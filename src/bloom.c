@@ -454,6 +454,18 @@ static const BfTypeOps BloomOps = {
 	.hash = BfHashAfterHeader,
 };
 
+/*
+ * Whether a filter is overfilled: its false-positive rate now, (x/m)^k, is
+ * more than twice the rate at its design fill, half the bits set (bloom_empty
+ * chooses k = round(m/n ln 2), which sets half the bits at n elements):
+ * (x/m)^k > 2 * 0.5^k, that is x/m > 0.5 * 2^(1/k) (design.md, "bloom")
+ */
+static bool
+BloomOverfilled(uint64 m, uint32 k, uint64 x)
+{
+	return (double) x / (double) m > 0.5 * pow(2.0, 1.0 / (double) k);
+}
+
 /* The filter argument argno, detoasted and checked */
 Bloom *
 BloomGetArg(FunctionCallInfo fcinfo, int argno)
@@ -696,8 +708,8 @@ bloom_info(PG_FUNCTION_ARGS)
 	uint32		k = BloomK(b);
 	uint64		x = BloomBitsSet(b);
 	uint64		n = BfGet64(b->hdr.ninserts);
-	Datum		values[11];
-	bool		nulls[11] = {0};
+	Datum		values[12];
+	bool		nulls[12] = {0};
 
 	values[0] = Int32GetDatum(b->hdr.version);
 	values[1] = CStringGetTextDatum("xxh3");
@@ -710,7 +722,8 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[8] = Int64GetDatum((int64) VARSIZE(b));
 	values[9] = Int64GetDatum((int64) llround(BloomEstimateCardinality(m, k, x)));
 	values[10] = Float8GetDatum(BloomEstimateFpr(m, k, x));
-	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 11));
+	values[11] = BoolGetDatum(BloomOverfilled(m, k, x));
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 12));
 }
 
 /*
@@ -729,11 +742,32 @@ bloom_agg_trans(PG_FUNCTION_ARGS)
  * bloom_agg_final(bloom [, anynonarray, bigint, float8])
  *		The state, or over no rows an empty filter with the aggregate's
  *		parameters (its constant arguments, else the constant defaults).
+ *		An overfilled result gets one WARNING per group (none per row, and
+ *		none in window frames, whose final function runs once per row).
  */
 Datum
 bloom_agg_final(PG_FUNCTION_ARGS)
 {
-	return BfAggFinalGeneric(fcinfo, &BloomOps);
+	Datum		result = BfAggFinalGeneric(fcinfo, &BloomOps);
+	const Bloom *b = (const Bloom *) DatumGetPointer(result);
+	uint64		m = BloomM(b),
+				x;
+	uint32		k = BloomK(b);
+
+	if (PG_ARGISNULL(0) || AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+		return result;
+	x = BloomBitsSet(b);
+	if (BloomOverfilled(m, k, x))
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("bloom filter built by the aggregate holds more elements than it was sized for"),
+				 errdetail("%.0f%% of its " UINT64_FORMAT " bits are set, for about " INT64_FORMAT " distinct elements: "
+						   "its false-positive rate is %.3g, more than twice the %.3g it has at its design fill.",
+						   100.0 * (double) x / (double) m, m,
+						   (int64) llround(BloomEstimateCardinality(m, k, x)),
+						   BloomEstimateFpr(m, k, x), pow(0.5, (double) k)),
+				 errhint("Size it for the data: bloom_agg(x, capacity, fpr) with a capacity of at least the number of distinct elements.")));
+	return result;
 }
 
 /*

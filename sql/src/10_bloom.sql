@@ -55,7 +55,7 @@ CREATE FUNCTION bloom_info(bloom,
 	OUT format_version integer, OUT hash text, OUT seed bigint,
 	OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint,
 	OUT fill_ratio float8, OUT size_bytes bigint,
-	OUT estimated_cardinality bigint, OUT estimated_fpr float8)
+	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean)
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE OPERATOR @> (
