@@ -1,5 +1,5 @@
 #!/bin/sh
-# make test-matrix: run the complete pg_regress and TAP suites (test/run-tests.sh)
+# make test-matrix: run the complete pg_regress and TAP suites (`make test`)
 # on PostgreSQL 17 and 18, each in a Debian chroot holding that server from
 # Debian's own suites (trixie: 17, sid: 18), then the pg_regress suite against
 # a UBSan build on this machine's server (BF_UBSAN=0 skips it), then the
@@ -97,7 +97,9 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 	mount -t proc proc "$d/proc" && mount --bind /dev "$d/dev"
 	mounted="$mounted $d"
 	echo "=== PostgreSQL $v (Debian $s chroot) ==="
-	chroot "$d" sh -c "cd /build/bloomfilter && PG_CONFIG=/usr/lib/postgresql/$v/bin/pg_config sh test/run-tests.sh" \
+	# the README's own command, as on a Debian machine whose only server is this one: the Makefile
+	# and test/deps.sh find it themselves (nothing of the calling make: no PG_CONFIG, no MAKEFLAGS)
+	chroot "$d" env -u PG_CONFIG -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c "cd /build/bloomfilter && make test" \
 		>"$d/build/test.log" 2>&1
 	cat "$d/build/test.log"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$d/build/test.log" | tail -n 1)
