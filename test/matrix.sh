@@ -80,6 +80,21 @@ bf_chroot_copy() {
 total_p=0
 total_f=0
 summary=""
+# tally LABEL <output: add a leg's "N passed, N failed" line (the last one in its
+# output) to the totals and the summary; no such line, or a leg that ran nothing,
+# counts as one failure
+tally() {
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+	[ -n "$line" ] || line="0 passed, 1 failed"
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1
+	total_p=$((total_p + p))
+	total_f=$((total_f + f))
+	summary="$summary
+$1: $line"
+}
 mounted=""
 trap 'for d in $mounted; do bf_umount "$d"; done' EXIT
 trap 'exit 1' INT TERM
@@ -102,16 +117,7 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 	chroot "$d" env -u PG_CONFIG -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -c "cd /build/bloomfilter && make test" \
 		>"$d/build/test.log" 2>&1
 	cat "$d/build/test.log"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$d/build/test.log" | tail -n 1)
-	[ -n "$line" ] || line="0 passed, 1 failed"
-	p=${line%% passed*}
-	f=${line#*passed, }
-	f=${f%% failed*}
-	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
-	total_p=$((total_p + p))
-	total_f=$((total_f + f))
-	summary="$summary
-PostgreSQL $v: $line"
+	tally "PostgreSQL $v" <"$d/build/test.log"
 done
 
 # the pg_regress suite against a build with -fsanitize=undefined
@@ -120,33 +126,15 @@ if [ "${BF_UBSAN:-1}" != 0 ]; then
 	echo "=== UBSan build, pg_regress, on this machine's server ==="
 	UBSAN=1 TAP=none sh test/run-tests.sh >"$dir/ubsan.log" 2>&1
 	cat "$dir/ubsan.log"
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$dir/ubsan.log" | tail -n 1)
-	[ -n "$line" ] || line="0 passed, 1 failed"
-	p=${line%% passed*}
-	f=${line#*passed, }
-	f=${f%% failed*}
-	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
-	total_p=$((total_p + p))
-	total_f=$((total_f + f))
-	summary="$summary
-UBSan: $line"
+	tally "UBSan" <"$dir/ubsan.log"
 fi
 
 # what 15 (this machine's server) wrote, 17 and 18 read
 if [ -f test/crossversion.sh ]; then
 	echo "=== data across versions ==="
-	out=$(BF_MATRIX_DIR="$dir" PGVERSIONS="$versions" sh test/crossversion.sh 2>&1)
-	echo "$out"
-	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
-	[ -n "$line" ] || line="0 passed, 1 failed"
-	p=${line%% passed*}
-	f=${line#*passed, }
-	f=${f%% failed*}
-	[ "$p" = 0 ] && [ "$f" = 0 ] && f=1	# a leg that ran nothing failed
-	total_p=$((total_p + p))
-	total_f=$((total_f + f))
-	summary="$summary
-across versions: $line"
+	BF_MATRIX_DIR="$dir" PGVERSIONS="$versions" sh test/crossversion.sh >"$dir/crossversion.log" 2>&1
+	cat "$dir/crossversion.log"
+	tally "across versions" <"$dir/crossversion.log"
 fi
 
 echo "=== matrix ===$summary"
