@@ -12,7 +12,7 @@ else
 	[ -n "$v" ] || v=$(apt-cache depends postgresql 2>/dev/null | sed -n 's/.*Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | head -n 1)
 	[ -n "$v" ] || v=15
 fi
-PKGS="gcc make perl postgresql-$v postgresql-server-dev-$v postgresql-common postgresql-contrib libxxhash-dev libipc-run-perl postgresql-$v-hll"
+PKGS="gcc make perl postgresql-$v postgresql-server-dev-$v postgresql-common libxxhash-dev libipc-run-perl postgresql-$v-hll"
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

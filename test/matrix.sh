@@ -60,7 +60,7 @@ bf_chroot_ready() {
 	mount -t proc proc "$1/proc" && mount --bind /dev "$1/dev" || return 1
 	chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
 		apt-get install -y -qq --no-install-recommends postgresql-$3 postgresql-server-dev-$3 postgresql-$3-hll \
-			postgresql-contrib libxxhash-dev libicu-dev pkg-config libipc-run-perl gcc make perl ca-certificates" \
+			libxxhash-dev libicu-dev pkg-config libipc-run-perl gcc make perl ca-certificates" \
 		>>"$1.log" 2>&1 || { tail -n 20 "$1.log"; bf_umount "$1"; return 1; }
 	bf_umount "$1"
 	touch "$1/.ready"
