@@ -95,6 +95,11 @@ tally() {
 	summary="$summary
 $1: $line"
 }
+
+# the pg_regress / TAP split that test/run-tests.sh prints, for the summary
+split_of() {
+	grep -E '^PostgreSQL [0-9]+: pg_regress: ' "$1" | tail -n 1 | sed 's/^PostgreSQL [0-9]*: /  (/; s/$/)/'
+}
 mounted=""
 trap 'for d in $mounted; do bf_umount "$d"; done' EXIT
 trap 'exit 1' INT TERM
@@ -118,6 +123,8 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 		>"$d/build/test.log" 2>&1
 	cat "$d/build/test.log"
 	tally "PostgreSQL $v" <"$d/build/test.log"
+	summary="$summary
+$(split_of "$d/build/test.log")"
 done
 
 # the pg_regress suite against a build with -fsanitize=undefined

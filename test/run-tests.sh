@@ -87,6 +87,7 @@ if [ "$rf" != 0 ]; then
 fi
 passed=$((passed + rp))
 failed=$((failed + rf + missing))
+split="pg_regress: $rp passed, $((rf + missing)) failed"
 
 # --- TAP ---------------------------------------------------------------
 tapfiles=${TAP:-$(ls test/t/*.pl 2>/dev/null)}
@@ -107,6 +108,7 @@ if [ -n "$tapfiles" ]; then
 	fi
 	passed=$((passed + tp))
 	failed=$((failed + tf))
+	split="$split; TAP: $tp passed, $tf failed"
 fi
 
 if [ "$failed" = 0 ]; then
@@ -114,5 +116,6 @@ if [ "$failed" = 0 ]; then
 else
 	echo "results kept in $work (regress/results/*.out, regress/regression.diffs, tap/tmp_check/log)"
 fi
+echo "PostgreSQL $PGVER: $split"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
