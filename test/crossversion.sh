@@ -59,9 +59,13 @@ cleanup() {
 		chroot "$d" runuser -u postgres -- sh -c \
 			"/usr/lib/postgresql/\$(ls /usr/lib/postgresql)/bin/pg_ctl -D /build/xv/data -m immediate stop" >/dev/null 2>&1
 	done
+	for m in $mounted; do
+		umount "$m"
+	done
 	rm -rf "$work"
 }
 chroots=""
+mounted=""
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 psql_old() {
@@ -116,8 +120,8 @@ for v in $versions; do
 		check "PostgreSQL $v chroot present (run make test-matrix)" no yes
 		continue
 	fi
-	mountpoint -q "$d/proc" || mount -t proc proc "$d/proc"
-	mountpoint -q "$d/dev" || mount --bind /dev "$d/dev"
+	mountpoint -q "$d/proc" || { mount -t proc proc "$d/proc" && mounted="$mounted $d/proc"; }
+	mountpoint -q "$d/dev" || { mount --bind /dev "$d/dev" && mounted="$mounted $d/dev"; }
 	chroots="$chroots $d"
 	nb=/usr/lib/postgresql/$v/bin
 	chroot "$d" sh -c "cd /build/bloomfilter && make -s PG_CONFIG=$nb/pg_config >/dev/null 2>&1 &&

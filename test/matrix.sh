@@ -33,12 +33,21 @@ suite_of() {
 	esac
 }
 
-# unmount a chroot's /proc and /dev (nothing else is mounted in it)
+# unmount a chroot's /proc and /dev (nothing else is mounted in it), also
+# mounts stacked by an interrupted earlier run
 bf_umount() {
 	for m in "$1/dev" "$1/proc"; do
-		mountpoint -q "$m" && umount "$m"
+		while mountpoint -q "$m"; do
+			umount "$m" || break
+		done
 	done
 	return 0
+}
+
+# mount a chroot's /proc and /dev unless they are mounted
+bf_mount() {
+	mountpoint -q "$1/proc" || mount -t proc proc "$1/proc" || return 1
+	mountpoint -q "$1/dev" || mount --bind /dev "$1/dev"
 }
 
 # bf_chroot_ready DIR SUITE VER: bootstrap DIR and install the server and the
@@ -57,7 +66,7 @@ bf_chroot_ready() {
 	# sid's Release file reads as expired against some clocks
 	echo 'Acquire::Check-Valid-Until "false";' >"$1/etc/apt/apt.conf.d/99bloomfilter"
 	cp /etc/resolv.conf "$1/etc/resolv.conf"
-	mount -t proc proc "$1/proc" && mount --bind /dev "$1/dev" || return 1
+	bf_mount "$1" || return 1
 	chroot "$1" sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
 		apt-get install -y -qq --no-install-recommends postgresql-$3 postgresql-server-dev-$3 postgresql-$3-hll \
 			libxxhash-dev libicu-dev pkg-config libipc-run-perl gcc make perl ca-certificates" \
@@ -114,7 +123,7 @@ PostgreSQL $v: 0 passed, 1 failed (no chroot)"
 		continue
 	fi
 	bf_chroot_copy "$d"
-	mount -t proc proc "$d/proc" && mount --bind /dev "$d/dev"
+	bf_mount "$d"
 	mounted="$mounted $d"
 	echo "=== PostgreSQL $v (Debian $s chroot) ==="
 	# the README's own command, as on a Debian machine whose only server is this one: the Makefile
