@@ -23,6 +23,8 @@ REGRESS ?= $(sort $(patsubst sql/%.sql,%,$(filter-out sql/$(EXTENSION)--%,$(wild
 REGRESS_OPTS = --load-extension=$(EXTENSION) $(if $(REGRESS_OUTDIR),--outputdir=$(REGRESS_OUTDIR))
 
 SHLIB_LINK += -lxxhash
+# the library reports the extension version it was built for (PostgreSQL 18's PG_MODULE_MAGIC_EXT)
+PG_CPPFLAGS += -DBLOOMFILTER_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror
 ifdef ASSERTS
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING

@@ -68,8 +68,10 @@ SELECT (bloom_info(bloom_agg(i, 5000, 0.001))).m = (bloom_info(bloom_empty(5000,
 	bloom_agg(i, 5000, 0.001) = bloom_empty(5000, 0.001) AS agg_empty
 FROM generate_series(1, 0) i;
 -- no settings: the defaults are constants, and the removed 1.0 settings are refused
-SELECT bloom_agg(i) = bloom_empty(100000, 0.01) AS agg_empty_defaults FROM generate_series(1, 0) i;
-SELECT bloom_agg(i) = bloom_add(bloom_empty(100000, 0.01), ARRAY[1, 2, 3]) AS agg_defaults FROM generate_series(1, 3) i;
+-- (bloom_agg(x) without a capacity is self-sized: over no rows, the empty self-sized filter)
+SELECT bloom_agg(i) = bloom_empty() AS agg_empty_defaults,
+	bloom_agg(i, 0.001) = bloom_empty_self_sized(0.001) AS agg_empty_fpr
+FROM generate_series(1, 0) i;
 SET bloomfilter.default_capacity = 1234;
 \echo :LAST_ERROR_SQLSTATE
 SELECT count(*) AS bloomfilter_settings FROM pg_settings WHERE name LIKE 'bloomfilter.%';

@@ -134,6 +134,8 @@ SELECT try_recv(substring(bloom_send(bloom_create(64, 3)) FROM 1 FOR 30));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x03' FROM 1));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x03' FROM 2));
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x07' FROM 3));
+SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x02' FROM 4));
+-- flag 1 (self-sized) on a fixed filter's bytes: its fields do not describe members
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x01' FROM 4));
 SELECT try_recv(bloom_send(bloom_create(64, 3)) || '\x00'::bytea);
 SELECT try_recv(overlay(bloom_send(bloom_create(64, 3)) PLACING '\x00' FROM 21));

@@ -8,9 +8,7 @@
 -- ---------------------------------------------------------------------
 -- common: no settings any more, aggregate support functions are IMMUTABLE
 -- ---------------------------------------------------------------------
-ALTER FUNCTION @extschema@.bloom_agg_trans(bloom, anynonarray) IMMUTABLE;
 ALTER FUNCTION @extschema@.bloom_agg_trans(bloom, anynonarray, bigint, float8) IMMUTABLE;
-ALTER FUNCTION @extschema@.bloom_agg_final(bloom) IMMUTABLE;
 ALTER FUNCTION @extschema@.bloom_agg_final(bloom, anynonarray, bigint, float8) IMMUTABLE;
 ALTER FUNCTION @extschema@.countingbloom_agg_trans(countingbloom, anynonarray) IMMUTABLE;
 ALTER FUNCTION @extschema@.countingbloom_agg_trans(countingbloom, anynonarray, bigint, float8) IMMUTABLE;
@@ -28,14 +26,48 @@ ALTER FUNCTION @extschema@.cuckoofilter_agg_final(cuckoofilter, anynonarray, big
 -- ---------------------------------------------------------------------
 -- bloom
 -- ---------------------------------------------------------------------
--- bloom_info gains the column overfilled (a new result type: drop and create)
+-- bloom_info gains the columns overfilled, self_sized, members and target_fpr
+-- (a new result type: drop and create)
 DROP FUNCTION @extschema@.bloom_info(@extschema@.bloom);
 CREATE FUNCTION bloom_info(bloom,
 	OUT format_version integer, OUT hash text, OUT seed bigint,
 	OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint,
 	OUT fill_ratio float8, OUT size_bytes bigint,
-	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean)
+	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean,
+	OUT self_sized boolean, OUT members integer, OUT target_fpr float8)
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- Self-sized filters: bloom_empty(), bloom_empty_self_sized(fpr, seed), and bloom_agg(x) and
+-- bloom_agg(x, fpr) size themselves to their data instead of using a default capacity
+CREATE FUNCTION bloom_empty() RETURNS bloom
+	AS 'MODULE_PATHNAME', 'bloom_empty_self_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_empty_self_sized(fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0) RETURNS bloom
+	AS 'MODULE_PATHNAME', 'bloom_empty_self_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+DROP AGGREGATE @extschema@.bloom_agg(anynonarray);
+DROP FUNCTION @extschema@.bloom_agg_trans(@extschema@.bloom, anynonarray);
+DROP FUNCTION @extschema@.bloom_agg_final(@extschema@.bloom);
+CREATE FUNCTION bloom_agg_auto_trans(bloom, anynonarray) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_trans(bloom, anynonarray, float8) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_final(bloom) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_final(bloom, anynonarray, float8) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE AGGREGATE bloom_agg(anynonarray) (
+	SFUNC = @extschema@.bloom_agg_auto_trans,
+	STYPE = @extschema@.bloom,
+	FINALFUNC = @extschema@.bloom_agg_auto_final,
+	COMBINEFUNC = @extschema@.bloom_union_trans,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(anynonarray, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_auto_trans,
+	STYPE = @extschema@.bloom,
+	FINALFUNC = @extschema@.bloom_agg_auto_final,
+	FINALFUNC_EXTRA,
+	COMBINEFUNC = @extschema@.bloom_union_trans,
+	PARALLEL = SAFE
+);
 -- Ordering and hashing: a total order over all values (not containment; filters with different
 -- parameters are unequal) for the default btree and hash operator classes, so that GROUP BY,
 -- DISTINCT, UNION, hash and merge joins and logical replication with REPLICA IDENTITY FULL work
@@ -239,11 +271,14 @@ COMMENT ON TYPE @extschema@.cuckoofilter IS 'cuckoo filter: fingerprints in buck
 COMMENT ON ACCESS METHOD pagebloom IS 'index of Bloom signatures per range of heap pages: equality on any combination of the indexed columns';
 COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anyarray) IS 'a copy with the element added';
 COMMENT ON FUNCTION @extschema@.bloom_add(@extschema@.bloom, anynonarray) IS 'a copy with the element added';
-COMMENT ON AGGREGATE @extschema@.bloom_agg(anynonarray) IS 'filter of the non-null inputs, sized by the defaults (100000, 0.01)';
-COMMENT ON AGGREGATE @extschema@.bloom_agg(anynonarray, capacity bigint, fpr double precision) IS 'same, sized by the arguments';
-COMMENT ON FUNCTION @extschema@.bloom_agg_final(@extschema@.bloom) IS 'aggregate support: the Bloom filter of bloom_agg (an empty filter over no rows)';
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anynonarray) IS 'self-sized filter of the non-null inputs: sized for their number, false-positive rate under 0.01';
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anynonarray, fpr double precision) IS 'self-sized filter of the non-null inputs, false-positive rate under fpr';
+COMMENT ON AGGREGATE @extschema@.bloom_agg(anynonarray, capacity bigint, fpr double precision) IS 'filter of the non-null inputs with one fixed bit array sized for capacity elements at fpr';
+COMMENT ON FUNCTION @extschema@.bloom_agg_auto_final(@extschema@.bloom) IS 'aggregate support: seals the hashes of self-sized bloom_agg into a filter sized for them';
+COMMENT ON FUNCTION @extschema@.bloom_agg_auto_final(@extschema@.bloom, anynonarray, double precision) IS 'aggregate support: seals the hashes of self-sized bloom_agg into a filter sized for them';
 COMMENT ON FUNCTION @extschema@.bloom_agg_final(@extschema@.bloom, anynonarray, bigint, double precision) IS 'aggregate support: the Bloom filter of bloom_agg (an empty filter over no rows)';
-COMMENT ON FUNCTION @extschema@.bloom_agg_trans(@extschema@.bloom, anynonarray) IS 'aggregate support: adds a row to the Bloom filter state of bloom_agg';
+COMMENT ON FUNCTION @extschema@.bloom_agg_auto_trans(@extschema@.bloom, anynonarray) IS 'aggregate support: adds a row''s hash to the state of self-sized bloom_agg';
+COMMENT ON FUNCTION @extschema@.bloom_agg_auto_trans(@extschema@.bloom, anynonarray, double precision) IS 'aggregate support: adds a row''s hash to the state of self-sized bloom_agg';
 COMMENT ON FUNCTION @extschema@.bloom_agg_trans(@extschema@.bloom, anynonarray, bigint, double precision) IS 'aggregate support: adds a row to the Bloom filter state of bloom_agg';
 COMMENT ON FUNCTION @extschema@.bloom_cardinality(@extschema@.bloom) IS 'estimated distinct elements (Swamidass-Baldi)';
 COMMENT ON FUNCTION @extschema@.bloom_cmp(@extschema@.bloom, @extschema@.bloom) IS 'btree support: -1, 0 or 1 in the total order of Bloom filters (consistent with =)';
@@ -253,6 +288,8 @@ COMMENT ON FUNCTION @extschema@.bloom_contains(@extschema@.bloom, anynonarray) I
 COMMENT ON FUNCTION @extschema@.bloom_contains_bloom(@extschema@.bloom, @extschema@.bloom) IS 'every bit of the right is set in the left (every element of the right may be in the left)';
 COMMENT ON FUNCTION @extschema@.bloom_create(m bigint, k integer, seed bigint) IS 'empty filter with explicit m (1 .. 6442444416, about 768 MB) and k (1 .. 64)';
 COMMENT ON FUNCTION @extschema@.bloom_empty(capacity bigint, fpr double precision, seed bigint) IS 'empty filter sized for capacity distinct elements at false-positive rate fpr: m = ceil(-n ln p / ln²2), k = round(m/n ln 2) (1..64)';
+COMMENT ON FUNCTION @extschema@.bloom_empty() IS 'empty self-sized filter: grows as elements are added, false-positive rate under 0.01';
+COMMENT ON FUNCTION @extschema@.bloom_empty_self_sized(fpr double precision, seed bigint) IS 'empty self-sized filter: grows as elements are added, false-positive rate under fpr';
 COMMENT ON FUNCTION @extschema@.bloom_eq(@extschema@.bloom, @extschema@.bloom) IS 'equal Bloom filters: same parameters and same contents (the insert counter is ignored); false for different parameters';
 COMMENT ON FUNCTION @extschema@.bloom_fpr(@extschema@.bloom) IS 'estimated false-positive rate now: (bits set / m)^k';
 COMMENT ON FUNCTION @extschema@.bloom_ge(@extschema@.bloom, @extschema@.bloom) IS 'Bloom filter sorts after or equal (an arbitrary total order for btree, not containment)';
@@ -260,7 +297,7 @@ COMMENT ON FUNCTION @extschema@.bloom_gt(@extschema@.bloom, @extschema@.bloom) I
 COMMENT ON FUNCTION @extschema@.bloom_hash(@extschema@.bloom) IS 'hash support: 32-bit hash of a Bloom filter, equal for equal filters';
 COMMENT ON FUNCTION @extschema@.bloom_hash_extended(@extschema@.bloom, bigint) IS 'hash support: seeded 64-bit hash of a Bloom filter, equal for equal filters';
 COMMENT ON FUNCTION @extschema@.bloom_in(cstring) IS 'text input of a Bloom filter (bloomfilter)';
-COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom, OUT format_version integer, OUT hash text, OUT seed bigint, OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint, OUT fill_ratio double precision, OUT size_bytes bigint, OUT estimated_cardinality bigint, OUT estimated_fpr double precision) IS 'every parameter, the fill and the estimates of a filter, as one record';
+COMMENT ON FUNCTION @extschema@.bloom_info(@extschema@.bloom, OUT format_version integer, OUT hash text, OUT seed bigint, OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint, OUT fill_ratio double precision, OUT size_bytes bigint, OUT estimated_cardinality bigint, OUT estimated_fpr double precision) IS 'every parameter, the fill and the estimates of a filter (a self-sized one: totals over its members), as one record';
 COMMENT ON FUNCTION @extschema@.bloom_intersect(@extschema@.bloom, @extschema@.bloom) IS 'intersection: bitwise AND (a superset of the filter of the intersection)';
 COMMENT ON AGGREGATE @extschema@.bloom_intersect_agg(@extschema@.bloom) IS 'intersection of the non-null filters';
 COMMENT ON FUNCTION @extschema@.bloom_intersect_trans(@extschema@.bloom, @extschema@.bloom) IS 'aggregate support: intersects a Bloom filter into the state of bloom_intersect_agg';

@@ -5,6 +5,8 @@
  * Layout (doc/design.md): the common 24-byte header, then m (uint64 LE),
  * k (uint32 LE), a reserved uint32 (0), then ceil(m / 64) * 8 bytes of bits.
  * Bit i is bit (i % 8) of byte i / 8; bits at and beyond m are always zero.
+ * A value with header flag bit 0 is a self-sized filter instead, a chain of
+ * such bit arrays (bloomselfsized.c); the functions here serve both.
  */
 #include "bloomfilter.h"
 
@@ -23,6 +25,7 @@ PG_FUNCTION_INFO_V1(bloom_out);
 PG_FUNCTION_INFO_V1(bloom_recv);
 PG_FUNCTION_INFO_V1(bloom_send);
 PG_FUNCTION_INFO_V1(bloom_empty);
+PG_FUNCTION_INFO_V1(bloom_empty_self_sized);
 PG_FUNCTION_INFO_V1(bloom_create);
 PG_FUNCTION_INFO_V1(bloom_add);
 PG_FUNCTION_INFO_V1(bloom_add_array);
@@ -46,6 +49,8 @@ PG_FUNCTION_INFO_V1(bloom_fpr);
 PG_FUNCTION_INFO_V1(bloom_info);
 PG_FUNCTION_INFO_V1(bloom_agg_trans);
 PG_FUNCTION_INFO_V1(bloom_agg_final);
+PG_FUNCTION_INFO_V1(bloom_agg_auto_trans);
+PG_FUNCTION_INFO_V1(bloom_agg_auto_final);
 PG_FUNCTION_INFO_V1(bloom_union_trans);
 PG_FUNCTION_INFO_V1(bloom_intersect_trans);
 
@@ -120,6 +125,16 @@ BloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k)
 static char *
 BloomParamString(const Bloom *b)
 {
+	if (BloomIsSelfSized(b))
+	{
+		const BloomMember *mb = BloomSsSingleBits((const struct varlena *) b);
+
+		if (mb != NULL)
+			return psprintf("self-sized m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,
+							BfGet64(mb->m), BfGet32(mb->k), (int64) BfGet64(b->hdr.seed));
+		return psprintf("self-sized with %d members, seed=" INT64_FORMAT,
+						BloomSsMembers(b), (int64) BfGet64(b->hdr.seed));
+	}
 	return psprintf("m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,
 					BloomM(b), BloomK(b), (int64) BfGet64(b->hdr.seed));
 }
@@ -137,6 +152,11 @@ BloomCheck(const void *b_arg, Size size)
 	uint32		k;
 
 	BfValidateHeader("bloom", (const struct varlena *) b, BF_KIND_BLOOM, BLOOM_HDRSZ);
+	if (BloomIsSelfSized(b))
+	{
+		BloomSsCheck(b, size);
+		return;
+	}
 	m = BloomM(b);
 	k = BloomK(b);
 	if (m < 1 || m > BLOOM_MAX_BITS)
@@ -160,6 +180,11 @@ BloomValidate(const void *b_arg)
 				nbits;
 
 	BloomCheck(b, VARSIZE(b));
+	if (BloomIsSelfSized(b))
+	{
+		BloomSsValidate(b);
+		return;
+	}
 	m = BloomM(b);
 	nbits = (uint64) BloomPayloadSize(m) * 8;
 	for (i = m; i < nbits && (i & 7) != 0; i++)
@@ -170,7 +195,7 @@ BloomValidate(const void *b_arg)
 			BfCorrupt("bloom", "Bits beyond m = " UINT64_FORMAT " are set.", m);
 }
 
-/* Set the k bits of hash h */
+/* Set the k bits of hash h (the per-row path of the fixed-size aggregate) */
 static inline void
 BloomSetHash(Bloom *b, uint64 m, uint32 k, uint64 h)
 {
@@ -203,27 +228,7 @@ BloomAddDatumInline(Bloom *b, BfHasher *h, Datum value)
 bool
 BloomTestHashFull(const Bloom *b, uint64 h)
 {
-	uint64		m = BloomM(b);
-	uint32		k = BloomK(b);
-	BfPositions p;
-	uint32		i;
-	uint32		missing = 0;
-
-	/*
-	 * Test four positions before each early exit: their loads (likely cache
-	 * misses in a big filter) then overlap instead of waiting on an
-	 * unpredictable branch one by one.
-	 */
-	BfPositionsInit(&p, h);
-	for (i = 0; i < k; i++)
-	{
-		uint64		pos = BfPositionsNext(&p, m);
-
-		missing |= ~((uint32) b->bits[pos >> 3] >> (pos & 7)) & 1;
-		if ((i & 3) == 3 && missing)
-			return false;
-	}
-	return missing == 0;
+	return BloomBitsTestHash(b->bits, BloomM(b), BloomK(b), h);
 }
 
 /* Whether all k bits of hash h are set in an opened filter */
@@ -258,6 +263,15 @@ BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 	BfOpenFilter(fcinfo, fargno, BLOOM_HDRSZ, &ref);
 	head = (const Bloom *) BfRefHead(&ref);
+	if (BloomIsSelfSized(head))
+	{
+		/* the header here, each member's as the probe reads it */
+		BfValidateHeader("bloom", (const struct varlena *) head, BF_KIND_BLOOM, BLOOM_SS_HDRSZ);
+		if (ref.full)
+			BloomSsCheck(ref.full, ref.total);
+		return BloomSsTestRef(&ref, BfHashDatumFast(h, PG_GETARG_DATUM(eargno),
+													BfGet64(head->hdr.seed)));
+	}
 	BloomCheck(head, ref.total);	/* reads the header only: fine in slice mode */
 	return BloomTestHash(&ref, BloomM(head), BloomK(head),
 						 BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed)));
@@ -269,6 +283,14 @@ BloomCheckCompatible(const void *a_arg, const void *b_arg)
 {
 	const Bloom *a = a_arg;
 	const Bloom *b = b_arg;
+
+	/* a self-sized filter unions with any filter of the same hashing */
+	if (BloomIsSelfSized(a) || BloomIsSelfSized(b))
+	{
+		if (a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
+			BfParamMismatch("bloom", BloomParamString(a), BloomParamString(b));
+		return;
+	}
 	if (BloomM(a) != BloomM(b) || BloomK(a) != BloomK(b) ||
 		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
 		BfParamMismatch("bloom", BloomParamString(a), BloomParamString(b));
@@ -294,41 +316,93 @@ BloomUnionInto(Bloom *a, const Bloom *b)
 	a->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
 }
 
-/* AND b's bits into a (same parameters) */
+/*
+ * The one bit array of a filter, for the operations that compare bit arrays
+ * position by position (&, bloom_intersect_agg, filter @> filter): a fixed
+ * filter's, or a self-sized filter's when it has a single Bloom member.  A
+ * longer chain raises 22023: its members have different sizes.
+ */
+static uint8 *
+BloomOneBitArray(const Bloom *b, uint64 *m, uint32 *k)
+{
+	const BloomMember *mb;
+
+	if (!BloomIsSelfSized(b))
+	{
+		*m = BloomM(b);
+		*k = BloomK(b);
+		return (uint8 *) b->bits;
+	}
+	mb = BloomSsSingleBits((const struct varlena *) b);
+	if (mb == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bloom filter intersection and containment need one bit array on each side"),
+				 errdetail("One side is a self-sized filter of %d members.", BloomSsMembers(b)),
+				 errhint("Build both sides with the same capacity and fpr, bloom_agg(x, capacity, fpr) or bloom_empty(capacity, fpr); "
+						 "a union (|) works on any filters.")));
+	*m = BfGet64(mb->m);
+	*k = BfGet32(mb->k);
+	return (uint8 *) mb->payload;
+}
+
+/* The bit arrays of a and b, whose m, k and seed must match (22023) */
+static void
+BloomTwoBitArrays(const Bloom *a, const Bloom *b, uint8 **x, const uint8 **y, Size *nwords)
+{
+	uint64		ma,
+				mb;
+	uint32		ka,
+				kb;
+
+	*x = BloomOneBitArray(a, &ma, &ka);
+	*y = BloomOneBitArray(b, &mb, &kb);
+	if (ma != mb || ka != kb || a->hdr.seed != b->hdr.seed)
+		BfParamMismatch("bloom", BloomParamString(a), BloomParamString(b));
+	*nwords = BloomPayloadSize(ma) / 8;
+}
+
+/* AND b's bits into a (one bit array each, same parameters) */
 static void
 BloomIntersectInto(Bloom *a, const Bloom *b)
 {
-	Size		n = BloomPayloadSize(BloomM(a)) / 8,
+	uint8	   *x;
+	const uint8 *y;
+	Size		n,
 				i;
 
+	BloomTwoBitArrays(a, b, &x, &y, &n);
 	for (i = 0; i < n; i++)
 	{
-		uint64		x,
-					y;
+		uint64		wx,
+					wy;
 
-		memcpy(&x, a->bits + i * 8, 8);
-		memcpy(&y, b->bits + i * 8, 8);
-		x &= y;
-		memcpy(a->bits + i * 8, &x, 8);
+		memcpy(&wx, x + i * 8, 8);
+		memcpy(&wy, y + i * 8, 8);
+		wx &= wy;
+		memcpy(x + i * 8, &wx, 8);
 	}
 	a->hdr.ninserts = BfPut64(Min(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
 }
 
-/* Whether every bit of b is set in a (same parameters) */
+/* Whether every bit of b is set in a (one bit array each, same parameters) */
 static bool
 BloomIsSuperset(const Bloom *a, const Bloom *b)
 {
-	Size		n = BloomPayloadSize(BloomM(a)) / 8,
+	uint8	   *x;
+	const uint8 *y;
+	Size		n,
 				i;
 
+	BloomTwoBitArrays(a, b, &x, &y, &n);
 	for (i = 0; i < n; i++)
 	{
-		uint64		x,
-					y;
+		uint64		wx,
+					wy;
 
-		memcpy(&x, a->bits + i * 8, 8);
-		memcpy(&y, b->bits + i * 8, 8);
-		if ((x & y) != y)
+		memcpy(&wx, x + i * 8, 8);
+		memcpy(&wy, y + i * 8, 8);
+		if ((wx & wy) != wy)
 			return false;
 	}
 	return true;
@@ -391,40 +465,86 @@ BloomNewSized(int64 capacity, double fpr, uint64 seed)
 	return (struct varlena *) BloomNew(m, k, seed);
 }
 
-/* text_read op: m and k; the payload is ceil(m / 64) words */
+/*
+ * text_read op: m and k (the payload is ceil(m / 64) words), or for a
+ * self-sized filter fpr, members and bytes (the payload is its members)
+ */
 static Size
 BloomTextRead(BfTextFields *f, char *hdr, void **extra)
 {
 	Bloom	   *b = (Bloom *) hdr;
-	uint64		m = BfTextGetUInt64(f, "m", 1, BLOOM_MAX_BITS);
-	uint64		k = BfTextGetUInt64(f, "k", 1, BLOOM_MAX_K);
+	uint64		m,
+				k;
 
+	if (BfTextHas(f, "fpr"))
+	{
+		BloomSs    *ss = (BloomSs *) hdr;
+		double		fpr = BfTextGetFloat8(f, "fpr", 0.0, 1.0);
+		uint64		bits;
+
+		memcpy(&bits, &fpr, sizeof(bits));
+		ss->fpr = BfPut64(bits);
+		ss->nmembers = BfPut32((uint32) BfTextGetUInt64(f, "members", 0, PG_INT32_MAX));
+		*extra = (void *) ss;	/* non-NULL: set the flag in text_done */
+		return (Size) BfTextGetUInt64(f, "bytes", 0, BF_MAX_DATUM_SIZE - BLOOM_SS_HDRSZ);
+	}
+	m = BfTextGetUInt64(f, "m", 1, BLOOM_MAX_BITS);
+	k = BfTextGetUInt64(f, "k", 1, BLOOM_MAX_K);
 	b->m = BfPut64(m);
 	b->k = BfPut32((uint32) k);
 	return BloomPayloadSize(m);
 }
 
-/* text_write op: m and k */
+/* text_done op: mark a self-sized filter read from text as one */
+static void
+BloomTextDone(const struct varlena *v, void *extra)
+{
+	if (extra != NULL)
+		((BfHeader *) v)->flags = BLOOM_FLAG_SELF_SIZED;
+}
+
+/* text_write op: m and k, or fpr, members and bytes */
 static void
 BloomTextWrite(StringInfo buf, const struct varlena *v)
 {
 	const Bloom *b = (const Bloom *) v;
 
-	appendStringInfo(buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
+	if (BloomIsSelfSized(b))
+		appendStringInfo(buf, " fpr=%.17g members=%d bytes=%zu", BloomSsTarget(b),
+						 BloomSsMembers(b), (Size) (VARSIZE(b) - BLOOM_SS_HDRSZ));
+	else
+		appendStringInfo(buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
 }
 
-/* add and agg_add op: set the element's k bits (inlined into bloom_agg_trans) */
+/* agg_add op of the fixed-size aggregate: set the element's k bits (inlined into bloom_agg_trans) */
 static inline struct varlena *
-BloomAddOp(struct varlena *v, BfHasher *h, Datum value)
+BloomAggAddOp(struct varlena *v, BfHasher *h, Datum value)
 {
+	if (unlikely(BloomIsSelfSized(v)))	/* a self-sized state given by hand */
+		return BloomSsAdd(v, BfHashDatumFast(h, value, BfGet64(((BfHeader *) v)->seed)));
 	BloomAddDatumInline((Bloom *) v, h, value);
 	return v;
 }
 
-/* merge op: OR other into state, in place */
+/* add op: set the element's k bits, or add it to a self-sized filter (which may grow) */
+static struct varlena *
+BloomAddOp(struct varlena *v, BfHasher *h, Datum value)
+{
+	if (BloomIsSelfSized(v))
+		return BloomSsAdd(v, BfHashDatumFast(h, value, BfGet64(((BfHeader *) v)->seed)));
+	BloomAddDatumInline((Bloom *) v, h, value);
+	return v;
+}
+
+/*
+ * merge op: OR other into state, in place; with a self-sized filter on
+ * either side, a new self-sized filter with the members of both
+ */
 static struct varlena *
 BloomUnionOp(struct varlena *state, const struct varlena *other)
 {
+	if (BloomIsSelfSized(state) || BloomIsSelfSized(other))
+		return BloomSsUnion(state, other);
 	BloomUnionInto((Bloom *) state, (const Bloom *) other);
 	return state;
 }
@@ -445,9 +565,10 @@ static const BfTypeOps BloomOps = {
 	.validate = BloomValidate,
 	.new_sized = BloomNewSized,
 	.text_read = BloomTextRead,
+	.text_done = BloomTextDone,
 	.text_write = BloomTextWrite,
 	.add = BloomAddOp,
-	.agg_add = BloomAddOp,
+	.agg_add = BloomAggAddOp,
 	.check_compatible = BloomCheckCompatible,
 	.merge = BloomUnionOp,
 	.compare = BfCompareAfterHeader,
@@ -517,6 +638,21 @@ bloom_empty(PG_FUNCTION_ARGS)
 }
 
 /*
+ * bloom_empty() RETURNS bloom
+ * bloom_empty_self_sized(fpr float8, seed bigint) RETURNS bloom
+ *		An empty self-sized filter: it grows as elements are added, keeping
+ *		its false-positive rate under fpr (0.01 without arguments).
+ */
+Datum
+bloom_empty_self_sized(PG_FUNCTION_ARGS)
+{
+	double		fpr = PG_NARGS() > 0 ? PG_GETARG_FLOAT8(0) : BF_DEFAULT_FPR;
+	uint64		seed = PG_NARGS() > 1 ? (uint64) PG_GETARG_INT64(1) : 0;
+
+	PG_RETURN_POINTER(BloomSsNew(fpr, seed));
+}
+
+/*
  * bloom_create(m bigint, k integer, seed bigint) RETURNS bloom
  *		An empty filter with explicit m and k.
  */
@@ -580,7 +716,6 @@ bloom_contains_bloom(PG_FUNCTION_ARGS)
 	Bloom	   *a = BloomGetArg(fcinfo, 0);
 	Bloom	   *b = BloomGetArg(fcinfo, 1);
 
-	BloomCheckCompatible(a, b);
 	PG_RETURN_BOOL(BloomIsSuperset(a, b));
 }
 
@@ -592,8 +727,12 @@ bloom_contained_bloom(PG_FUNCTION_ARGS)
 {
 	Bloom	   *a = BloomGetArg(fcinfo, 0);
 	Bloom	   *b = BloomGetArg(fcinfo, 1);
+	uint8	   *x;
+	const uint8 *y;
+	Size		n;
 
-	BloomCheckCompatible(a, b);
+	/* parameters checked in argument order, for the message */
+	BloomTwoBitArrays(a, b, &x, &y, &n);
 	PG_RETURN_BOOL(BloomIsSuperset(b, a));
 }
 
@@ -674,15 +813,38 @@ bloom_hash_extended(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Statistics of a filter: bits, positions (a self-sized filter: its biggest
+ * member's), bits set, estimated distinct elements and false-positive rate
+ */
+static void
+BloomStats(const Bloom *b, uint64 *m, uint32 *k, uint64 *x, double *card, double *fpr)
+{
+	if (BloomIsSelfSized(b))
+	{
+		BloomSsStats((const struct varlena *) b, m, k, x, card, fpr);
+		return;
+	}
+	*m = BloomM(b);
+	*k = BloomK(b);
+	*x = BloomBitsSet(b);
+	*card = BloomEstimateCardinality(*m, *k, *x);
+	*fpr = BloomEstimateFpr(*m, *k, *x);
+}
+
+/*
  * bloom_cardinality(bloom) RETURNS bigint
  */
 Datum
 bloom_cardinality(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b = BloomGetArg(fcinfo, 0);
+	uint64		m,
+				x;
+	uint32		k;
+	double		card,
+				fpr;
 
-	PG_RETURN_INT64((int64) llround(BloomEstimateCardinality(BloomM(b), BloomK(b),
-															 BloomBitsSet(b))));
+	BloomStats(BloomGetArg(fcinfo, 0), &m, &k, &x, &card, &fpr);
+	PG_RETURN_INT64((int64) llround(card));
 }
 
 /*
@@ -691,9 +853,14 @@ bloom_cardinality(PG_FUNCTION_ARGS)
 Datum
 bloom_fpr(PG_FUNCTION_ARGS)
 {
-	Bloom	   *b = BloomGetArg(fcinfo, 0);
+	uint64		m,
+				x;
+	uint32		k;
+	double		card,
+				fpr;
 
-	PG_RETURN_FLOAT8(BloomEstimateFpr(BloomM(b), BloomK(b), BloomBitsSet(b)));
+	BloomStats(BloomGetArg(fcinfo, 0), &m, &k, &x, &card, &fpr);
+	PG_RETURN_FLOAT8(fpr);
 }
 
 /*
@@ -704,12 +871,17 @@ Datum
 bloom_info(PG_FUNCTION_ARGS)
 {
 	Bloom	   *b = BloomGetArg(fcinfo, 0);
-	uint64		m = BloomM(b);
-	uint32		k = BloomK(b);
-	uint64		x = BloomBitsSet(b);
+	uint64		m,
+				x;
+	uint32		k;
+	double		card,
+				fpr;
 	uint64		n = BfGet64(b->hdr.ninserts);
-	Datum		values[12];
-	bool		nulls[12] = {0};
+	bool		self_sized = BloomIsSelfSized(b);
+	Datum		values[15];
+	bool		nulls[15] = {0};
+
+	BloomStats(b, &m, &k, &x, &card, &fpr);
 
 	values[0] = Int32GetDatum(b->hdr.version);
 	values[1] = CStringGetTextDatum("xxh3");
@@ -718,12 +890,17 @@ bloom_info(PG_FUNCTION_ARGS)
 	values[4] = Int32GetDatum((int32) k);
 	values[5] = Int64GetDatum(n > (uint64) PG_INT64_MAX ? PG_INT64_MAX : (int64) n);
 	values[6] = Int64GetDatum((int64) x);
-	values[7] = Float8GetDatum((double) x / (double) m);
+	values[7] = Float8GetDatum(m > 0 ? (double) x / (double) m : 0.0);
 	values[8] = Int64GetDatum((int64) VARSIZE(b));
-	values[9] = Int64GetDatum((int64) llround(BloomEstimateCardinality(m, k, x)));
-	values[10] = Float8GetDatum(BloomEstimateFpr(m, k, x));
-	values[11] = BoolGetDatum(BloomOverfilled(m, k, x));
-	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 12));
+	values[9] = Int64GetDatum((int64) llround(card));
+	values[10] = Float8GetDatum(fpr);
+	/* a self-sized filter: its rate over twice its target (unions of many) */
+	values[11] = BoolGetDatum(self_sized ? fpr > 2.0 * BloomSsTarget(b) : BloomOverfilled(m, k, x));
+	values[12] = BoolGetDatum(self_sized);
+	values[13] = Int32GetDatum(self_sized ? BloomSsMembers(b) : 1);
+	values[14] = Float8GetDatum(self_sized ? BloomSsTarget(b) : 0.0);
+	nulls[14] = !self_sized;	/* a fixed filter does not record the rate it was sized for */
+	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 15));
 }
 
 /*
@@ -750,12 +927,15 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 {
 	Datum		result = BfAggFinalGeneric(fcinfo, &BloomOps);
 	const Bloom *b = (const Bloom *) DatumGetPointer(result);
-	uint64		m = BloomM(b),
+	uint64		m,
 				x;
-	uint32		k = BloomK(b);
+	uint32		k;
 
-	if (PG_ARGISNULL(0) || AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+	if (PG_ARGISNULL(0) || AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
+		BloomIsSelfSized(b))
 		return result;
+	m = BloomM(b);
+	k = BloomK(b);
 	x = BloomBitsSet(b);
 	if (BloomOverfilled(m, k, x))
 		ereport(WARNING,
@@ -789,4 +969,68 @@ Datum
 bloom_intersect_trans(PG_FUNCTION_ARGS)
 {
 	return BfMergeTransGeneric(fcinfo, &BloomOps, BloomIntersectOp);
+}
+
+/*
+ * bloom_agg_auto_trans(bloom, anynonarray [, fpr float8])
+ *		Transition of the self-sized bloom_agg(x) and bloom_agg(x, fpr):
+ *		the element's hash goes into the state's hash list (bloomselfsized.c),
+ *		the state being created on the first row.  NULL elements are skipped.
+ */
+Datum
+bloom_agg_auto_trans(PG_FUNCTION_ARGS)
+{
+	struct varlena *state;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+
+		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
+		state = BloomSsNew(fpr, 0);
+	}
+	else if (likely(BfInAggregate(fcinfo) &&
+					!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0)))))
+		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));	/* ours */
+	else
+	{
+		state = BfStateForUpdate(fcinfo, 0);
+		BloomCheck(state, VARSIZE(state));
+	}
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(state);
+	if (unlikely(!BloomIsSelfSized(state)))
+		PG_RETURN_POINTER(BloomAddOp(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1)));
+	PG_RETURN_POINTER(BloomSsAggAdd(state,
+									BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+													BfGet64(((BfHeader *) state)->seed))));
+}
+
+/*
+ * bloom_agg_auto_final(bloom [, anynonarray, fpr float8])
+ *		The state with its hash list sealed into a member sized exactly for
+ *		the distinct elements it holds (a new value: the state stays as it
+ *		is, for window frames), or over no rows an empty self-sized filter.
+ */
+Datum
+bloom_agg_auto_final(PG_FUNCTION_ARGS)
+{
+	struct varlena *state;
+	struct varlena *sealed;
+
+	if (PG_ARGISNULL(0))
+	{
+		int64		capacity;
+		double		fpr;
+
+		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
+		PG_RETURN_POINTER(BloomSsNew(fpr, 0));
+	}
+	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	BloomCheck(state, VARSIZE(state));
+	if (!BloomIsSelfSized(state))
+		PG_RETURN_POINTER(state);
+	sealed = BloomSsSeal(state);
+	PG_RETURN_POINTER(sealed ? sealed : state);
 }

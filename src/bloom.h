@@ -36,6 +36,98 @@ BloomK(const Bloom *b)
 	return BfGet32(b->k);
 }
 
+/*
+ * Set the k positions of hash h in a bit array of m bits (bit i is bit
+ * i % 8 of byte i / 8); true when at least one bit was clear
+ */
+static inline bool
+BloomBitsSetHash(uint8 *bits, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+	uint8		changed = 0;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+		uint8		bit = (uint8) (1 << (pos & 7));
+
+		changed |= (uint8) (~bits[pos >> 3] & bit);
+		bits[pos >> 3] |= bit;
+	}
+	return changed != 0;
+}
+
+/*
+ * Whether all k positions of hash h are set in a bit array of m bits.  Four
+ * positions are tested before each early exit: their loads (likely cache
+ * misses in a big filter) then overlap instead of waiting on an
+ * unpredictable branch one by one.
+ */
+static inline bool
+BloomBitsTestHash(const uint8 *bits, uint64 m, uint32 k, uint64 h)
+{
+	BfPositions p;
+	uint32		i;
+	uint32		missing = 0;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		uint64		pos = BfPositionsNext(&p, m);
+
+		missing |= ~((uint32) bits[pos >> 3] >> (pos & 7)) & 1;
+		if ((i & 3) == 3 && missing)
+			return false;
+	}
+	return missing == 0;
+}
+
+/*
+ * Self-sized filters (bloom_agg(x), bloom_empty()): header flag bit 0.  After
+ * the common header: the target false-positive rate (float8 LE), the number
+ * of members (uint32 LE), a reserved uint32 (0), then the members one after
+ * the other, each a 32-byte BloomMember and its payload (doc/design.md,
+ * "Self-sized bloom").
+ */
+#define BLOOM_FLAG_SELF_SIZED	0x01
+
+typedef struct BloomSs
+{
+	BfHeader	hdr;			/* flags = BLOOM_FLAG_SELF_SIZED */
+	uint64		fpr;			/* LE: bits of the float8 target rate */
+	uint32		nmembers;		/* LE */
+	uint32		reserved;		/* 0 */
+	char		members[FLEXIBLE_ARRAY_MEMBER];
+} BloomSs;
+
+#define BLOOM_SS_HDRSZ	offsetof(BloomSs, members)
+StaticAssertDecl(offsetof(BloomSs, members) == 40, "self-sized bloom header must be 40 bytes");
+
+/* member kinds */
+#define BLOOM_MEMBER_BITS	1	/* a Bloom filter of m bits and k positions */
+#define BLOOM_MEMBER_HASHES 2	/* the open member of an aggregate: element hashes */
+
+typedef struct BloomMember
+{
+	uint64		m;				/* LE: bits (BITS), 0 (HASHES) */
+	uint32		k;				/* LE: positions (BITS), 0 (HASHES) */
+	uint32		kind;			/* LE: BLOOM_MEMBER_* */
+	uint64		count;			/* LE: elements that set a bit (BITS), hashes held (HASHES) */
+	uint64		capacity;		/* LE: elements it is sized for (BITS), hash slots (HASHES) */
+	uint8		payload[FLEXIBLE_ARRAY_MEMBER];
+} BloomMember;
+
+#define BLOOM_MEMBER_HDRSZ	offsetof(BloomMember, payload)
+StaticAssertDecl(offsetof(BloomMember, payload) == 32, "bloom member header must be 32 bytes");
+
+static inline bool
+BloomIsSelfSized(const void *v)
+{
+	return (((const BfHeader *) v)->flags & BLOOM_FLAG_SELF_SIZED) != 0;
+}
+
 extern Size BloomPayloadSize(uint64 m);
 extern Bloom *BloomNew(uint64 m, uint32 k, uint64 seed);
 extern void BloomSizeFor(int64 capacity, double fpr, uint64 *m, uint32 *k);
@@ -47,5 +139,48 @@ extern bool BloomTestHashFull(const Bloom *b, uint64 h);
 extern uint64 BloomBitsSet(const Bloom *b);
 extern double BloomEstimateCardinality(uint64 m, uint32 k, uint64 x);
 extern double BloomEstimateFpr(uint64 m, uint32 k, uint64 x);
+
+/* self-sized filters (bloomselfsized.c) */
+extern struct varlena *BloomSsNew(double fpr, uint64 seed);
+extern void BloomSsCheck(const void *v, Size size);
+extern void BloomSsValidate(const void *v);
+extern struct varlena *BloomSsAdd(struct varlena *v, uint64 h);
+extern struct varlena *BloomSsAggAddSlow(struct varlena *v, uint64 h);
+extern struct varlena *BloomSsSeal(const struct varlena *v);
+extern struct varlena *BloomSsUnion(const struct varlena *a, const struct varlena *b);
+extern bool BloomSsTestRef(BfFilterRef *ref, uint64 h);
+extern const BloomMember *BloomSsSingleBits(const struct varlena *v);
+extern void BloomSsStats(const struct varlena *v, uint64 *m, uint32 *k, uint64 *x,
+						 double *cardinality, double *fpr);
+extern double BloomSsTarget(const void *v);
+extern int	BloomSsMembers(const void *v);
+
+/*
+ * Aggregate transition of a self-sized filter: append hash h to the open
+ * hash list when it has room (the per-row path), else the slow path.
+ */
+static inline struct varlena *
+BloomSsAggAdd(struct varlena *v, uint64 h)
+{
+	BloomSs    *ss = (BloomSs *) v;
+	uint32		n = BfGet32(ss->nmembers);
+
+	if (likely(n == 1))
+	{
+		BloomMember *mb = (BloomMember *) ss->members;
+		uint64		count = BfGet64(mb->count);
+
+		if (BfGet32(mb->kind) == BLOOM_MEMBER_HASHES && count < BfGet64(mb->capacity))
+		{
+			uint64		le = BfPut64(h);
+
+			memcpy(mb->payload + count * 8, &le, 8);
+			mb->count = BfPut64(count + 1);
+			ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
+			return v;
+		}
+	}
+	return BloomSsAggAddSlow(v, h);
+}
 
 #endif							/* BLOOM_H */

@@ -24,7 +24,7 @@
 #include "utils/lsyscache.h"
 
 #if PG_VERSION_NUM >= 180000
-PG_MODULE_MAGIC_EXT(.name = "bloomfilter",.version = "1.1");
+PG_MODULE_MAGIC_EXT(.name = "bloomfilter",.version = BLOOMFILTER_VERSION);
 #else
 PG_MODULE_MAGIC;
 #endif
@@ -147,7 +147,8 @@ BfValidateHeader(const char *typname, const struct varlena *v, BfKind kind,
 		BfCorrupt(typname, "The value is of filter kind %u, not %s.", h->kind, typname);
 	if (h->hashalg != BF_HASH_XXH3_64)
 		BfCorrupt(typname, "Hash algorithm %u is not supported.", h->hashalg);
-	if (h->flags != 0)
+	/* bloom: bit 0 marks a self-sized filter (bloom.h) */
+	if ((h->flags & ~(kind == BF_KIND_BLOOM ? 0x01 : 0x00)) != 0)
 		BfCorrupt(typname, "Unknown flags 0x%02x are set.", h->flags);
 }
 
@@ -318,6 +319,13 @@ BfTextFind(BfTextFields *f, const char *key)
 		if (strcmp(f->keys[i], key) == 0)
 			return i;
 	return -1;
+}
+
+/* Whether the text form has a key (a type whose keys depend on its variant) */
+bool
+BfTextHas(BfTextFields *f, const char *key)
+{
+	return BfTextFind(f, key) >= 0;
 }
 
 /* Malformed-text error with a detail */

@@ -118,6 +118,13 @@ BfMulHi64(uint64 a, uint64 b)
 #endif
 }
 
+/* Ask for the cache line of a later write (no-op where the compiler has no builtin) */
+#if defined(__GNUC__) || defined(__clang__)
+#define BfPrefetchWrite(p)	__builtin_prefetch((p), 1)
+#else
+#define BfPrefetchWrite(p)	((void) (p))
+#endif
+
 /* Saturating addition of insert counters (inline: called once per row) */
 static inline uint64
 BfAddSat64(uint64 a, uint64 b)
@@ -407,6 +414,7 @@ typedef struct BfTextFields
 extern void BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h);
 extern void BfTextPayload(StringInfo buf, const char *name, const void *data, Size len);
 extern void BfTextParse(const char *typname, const char *str, BfTextFields *f);
+extern bool BfTextHas(BfTextFields *f, const char *key);
 extern uint64 BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max);
 extern double BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max);
 extern char *BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len);

@@ -24,6 +24,11 @@ CREATE TYPE bloom (
 
 CREATE FUNCTION bloom_empty(capacity bigint, fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- self-sized: grows as elements are added, its false-positive rate under fpr
+CREATE FUNCTION bloom_empty() RETURNS bloom
+	AS 'MODULE_PATHNAME', 'bloom_empty_self_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bloom_empty_self_sized(fpr float8 DEFAULT 0.01, seed bigint DEFAULT 0) RETURNS bloom
+	AS 'MODULE_PATHNAME', 'bloom_empty_self_sized' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION bloom_create(m bigint, k integer, seed bigint DEFAULT 0) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -55,7 +60,8 @@ CREATE FUNCTION bloom_info(bloom,
 	OUT format_version integer, OUT hash text, OUT seed bigint,
 	OUT m bigint, OUT k integer, OUT inserts bigint, OUT bits_set bigint,
 	OUT fill_ratio float8, OUT size_bytes bigint,
-	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean)
+	OUT estimated_cardinality bigint, OUT estimated_fpr float8, OUT overfilled boolean,
+	OUT self_sized boolean, OUT members integer, OUT target_fpr float8)
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE OPERATOR @> (
@@ -133,12 +139,19 @@ CREATE OPERATOR CLASS bloom_hash_ops DEFAULT FOR TYPE bloom USING hash AS
 	FUNCTION 2 @extschema@.bloom_hash_extended(bloom, bigint);
 
 -- Aggregates: the state is the filter itself, updated in place
--- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)
-CREATE FUNCTION bloom_agg_trans(bloom, anynonarray) RETURNS bloom
+-- (IMMUTABLE: over no rows, or without parameters, they use the constant default 0.01)
+-- bloom_agg(x), bloom_agg(x, fpr): self-sized; the state collects hashes, the final function
+-- seals them into a filter sized for their number (design.md, "Self-sized bloom")
+CREATE FUNCTION bloom_agg_auto_trans(bloom, anynonarray) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_trans(bloom, anynonarray, float8) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_final(bloom) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION bloom_agg_auto_final(bloom, anynonarray, float8) RETURNS bloom
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+-- bloom_agg(x, capacity, fpr): one fixed bit array
 CREATE FUNCTION bloom_agg_trans(bloom, anynonarray, bigint, float8) RETURNS bloom
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION bloom_agg_final(bloom) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION bloom_agg_final(bloom, anynonarray, bigint, float8) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
@@ -148,9 +161,17 @@ CREATE FUNCTION bloom_intersect_trans(bloom, bloom) RETURNS bloom
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 
 CREATE AGGREGATE bloom_agg(anynonarray) (
-	SFUNC = @extschema@.bloom_agg_trans,
+	SFUNC = @extschema@.bloom_agg_auto_trans,
 	STYPE = @extschema@.bloom,
-	FINALFUNC = @extschema@.bloom_agg_final,
+	FINALFUNC = @extschema@.bloom_agg_auto_final,
+	COMBINEFUNC = @extschema@.bloom_union_trans,
+	PARALLEL = SAFE
+);
+CREATE AGGREGATE bloom_agg(anynonarray, fpr float8) (
+	SFUNC = @extschema@.bloom_agg_auto_trans,
+	STYPE = @extschema@.bloom,
+	FINALFUNC = @extschema@.bloom_agg_auto_final,
+	FINALFUNC_EXTRA,
 	COMBINEFUNC = @extschema@.bloom_union_trans,
 	PARALLEL = SAFE
 );

@@ -1,0 +1,217 @@
+-- Self-sized bloom filters: bloom_agg(x), bloom_agg(x, fpr), bloom_empty(),
+-- bloom_empty_self_sized(fpr).  Ground truth at every scale from 1 to 50M
+-- distinct elements: no false negatives, the false-positive rate measured on
+-- values not in the set within 1.25x of the target, the size within 2x of a
+-- fixed filter sized with the true count.
+CREATE SCHEMA bloom_ss;
+SET search_path = bloom_ss, public;
+
+-- One self-sized filter of n distinct bigints (1..n, spread by a multiplier),
+-- checked against the truth: every member found, the rate measured on
+-- `probes` negative values (never members), the size against bloom_empty(n, fpr).
+CREATE FUNCTION check_agg(n bigint, fpr float8 DEFAULT 0.01, probes int DEFAULT 1000000,
+	OUT n_elements bigint, OUT members int, OUT false_negatives bigint,
+	OUT fpr_within boolean, OUT size_within boolean, OUT cardinality_within boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	f bloom;
+	fp bigint;
+BEGIN
+	IF fpr = 0.01 THEN
+		SELECT bloom_agg(i * 2654435761) INTO f FROM generate_series(1, n) i;
+	ELSE
+		SELECT bloom_agg(i * 2654435761, fpr) INTO f FROM generate_series(1, n) i;
+	END IF;
+	n_elements := n;
+	members := (bloom_info(f)).members;
+	SELECT count(*) INTO false_negatives FROM generate_series(1, n) i WHERE NOT f @> (i * 2654435761);
+	SELECT count(*) INTO fp FROM generate_series(1, probes) i WHERE f @> (-i);
+	fpr_within := fp::float8 / probes <= 1.25 * fpr;
+	size_within := pg_column_size(f) <= 2 * pg_column_size(bloom_empty(n, fpr));
+	cardinality_within := abs((bloom_info(f)).estimated_cardinality - n) <= greatest(2, 0.02 * n);
+END $$;
+
+SELECT * FROM check_agg(1);
+SELECT * FROM check_agg(2);
+SELECT * FROM check_agg(10);
+SELECT * FROM check_agg(1000);
+SELECT * FROM check_agg(100000);
+SELECT * FROM check_agg(1000000);
+SELECT * FROM check_agg(5000000);
+-- past the 16M-hash list the aggregate seals members as it goes: 50M is four members
+SELECT * FROM check_agg(50000000, probes => 2000000);
+-- another target
+SELECT * FROM check_agg(1000000, 0.001);
+SELECT * FROM check_agg(30, 0.2);
+
+-- small sets stay small: one element is 80 bytes (header, member header, one word)
+SELECT pg_column_size(bloom_agg(x)) AS one_element_bytes FROM (VALUES (42)) v(x);
+SELECT size_bytes, m, k, members, self_sized, target_fpr FROM bloom_info((SELECT bloom_agg(x) FROM generate_series(1, 100) x));
+
+-- duplicates do not inflate it: 2M rows of 1000 distinct values size as 1000
+SELECT pg_column_size(f) = pg_column_size((SELECT bloom_agg(x) FROM generate_series(1, 1000) x)) AS same_size,
+	(bloom_info(f)).estimated_cardinality BETWEEN 980 AND 1020 AS cardinality_ok,
+	f = (SELECT bloom_agg(x) FROM generate_series(1, 1000) x) AS same_filter
+FROM (SELECT bloom_agg(i % 1000 + 1) AS f FROM generate_series(0, 1999999) i) s;
+
+-- NULLs skipped; no rows (or only NULLs): the empty self-sized filter
+SELECT bloom_agg(x) = bloom_empty() AS no_rows FROM generate_series(1, 0) x;
+SELECT bloom_agg(NULL::int) = bloom_empty() AS only_nulls FROM generate_series(1, 10);
+SELECT bloom_agg(x) = bloom_agg(y) AS nulls_skipped
+FROM (SELECT x, CASE WHEN x % 3 = 0 THEN NULL ELSE x END AS y FROM generate_series(1, 1000) x) s
+WHERE x % 3 <> 0;
+SELECT bloom_empty()::text AS empty_text, bloom_empty_self_sized(0.001, 7)::text AS empty_text_fpr;
+
+-- GROUP BY and FILTER: each group's filter against the group's rows
+CREATE TABLE events AS
+SELECT i AS id, (i % 50) AS day, (i::bigint * 7919) % 200003 AS item FROM generate_series(1, 400000) i;
+ANALYZE events;
+CREATE TABLE daily AS
+SELECT day, bloom_agg(item) AS f, bloom_agg(item) FILTER (WHERE id % 3 = 0) AS f_third FROM events GROUP BY day;
+SELECT count(*) FILTER (WHERE NOT d.f @> e.item) AS false_negatives,
+	count(*) FILTER (WHERE e.id % 3 = 0 AND NOT d.f_third @> e.item) AS false_negatives_third
+FROM events e JOIN daily d USING (day);
+SELECT count(*) AS groups, bool_and((bloom_info(f)).estimated_cardinality BETWEEN 7800 AND 8200) AS sized_for_group,
+	bool_and(pg_column_size(f_third) < pg_column_size(f)) AS filter_smaller
+FROM daily;
+
+-- parallel aggregation: the same filter as the serial plan
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial AS SELECT bloom_agg(item) AS f, bloom_agg(id, 0.001) AS g FROM events;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(item) FROM events;
+SELECT (SELECT f FROM serial) = p.f AS same_default, (SELECT g FROM serial) = p.g AS same_fpr
+FROM (SELECT bloom_agg(item) AS f, bloom_agg(id, 0.001) AS g FROM events) p;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET parallel_leader_participation;
+
+-- window frames: a running filter holds every row so far
+SELECT bool_and(f @> x) AS running_holds_current, bool_and(f @> 1) AS running_holds_first
+FROM (SELECT x, bloom_agg(x) OVER (ORDER BY x) AS f FROM generate_series(1, 300) x) s;
+
+-- bloom_add from bloom_empty(): grows by members, each twice the last one's capacity
+CREATE FUNCTION grow(n int, chunk int) RETURNS bloom LANGUAGE plpgsql AS $$
+DECLARE
+	f bloom := bloom_empty();
+	a int := 1;
+BEGIN
+	WHILE a <= n LOOP
+		f := bloom_add(f, ARRAY(SELECT i * 2654435761 FROM generate_series(a, least(n, a + chunk - 1)) i));
+		a := a + chunk;
+	END LOOP;
+	RETURN f;
+END $$;
+CREATE TABLE grown AS SELECT n, grow(n, 5000) AS f FROM (VALUES (1), (64), (65), (1000), (100000), (400000)) v(n);
+SELECT n, (bloom_info(f)).members,
+	(SELECT count(*) FROM generate_series(1, n) i WHERE NOT f @> (i * 2654435761)) AS false_negatives,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE f @> (-i)) / 1e6 <= 1.25 * 0.01 AS fpr_within,
+	round(pg_column_size(f)::numeric / pg_column_size(bloom_empty(n, 0.01)), 1) AS size_vs_sized
+FROM grown ORDER BY n;
+-- one element at a time gives the same filter as arrays
+SELECT grow(3000, 1) = grow(3000, 5000) AS one_by_one_same;
+-- adding an element it may hold already changes nothing but the counter
+SELECT bloom_add(f, 5 * 2654435761) = f AS readd_same FROM grown WHERE n = 64;
+
+-- unions of different sizes keep every element; the rate stays within 2x the target
+CREATE TABLE parts AS
+SELECT 'small' AS part, bloom_agg(i * 2654435761) AS f FROM generate_series(1, 10000) i
+UNION ALL
+SELECT 'big', bloom_agg(i * 2654435761) FROM generate_series(10001, 1000000) i
+UNION ALL
+SELECT 'fixed', bloom_agg(i * 2654435761, 300000, 0.01) FROM generate_series(1000001, 1200000) i;
+-- (the unions are computed once, into a table, then probed)
+CREATE TABLE unions AS
+SELECT (SELECT f FROM parts WHERE part = 'small') | (SELECT f FROM parts WHERE part = 'big') AS u,
+	(SELECT f FROM parts WHERE part = 'small') | (SELECT f FROM parts WHERE part = 'fixed') AS a,
+	(SELECT f FROM parts WHERE part = 'fixed') | (SELECT f FROM parts WHERE part = 'small') AS b,
+	(SELECT bloom_union_agg(f) FROM parts) AS all3,
+	(SELECT bloom_union_agg(f) FROM daily) AS days;
+SELECT (bloom_info(u)).members,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE NOT u @> (i * 2654435761)) AS false_negatives,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE u @> (-i)) / 1e6 <= 2 * 0.01 AS fpr_within_2x,
+	(bloom_info(u)).overfilled
+FROM unions;
+-- with a fixed filter, on either side: it joins as a member; the order of members is canonical
+SELECT (bloom_info(a)).members AS members_a, (bloom_info(b)).members AS members_b, a = b AS same,
+	(SELECT count(*) FROM generate_series(1000001, 1200000) i WHERE NOT a @> (i * 2654435761)) AS false_negatives
+FROM unions;
+-- x | x = x; the union aggregate
+SELECT f | f = f AS union_idempotent FROM parts WHERE part = 'big';
+SELECT (bloom_info(all3)).members,
+	(SELECT count(*) FROM generate_series(1, 1200000) i WHERE NOT all3 @> (i * 2654435761)) AS false_negatives
+FROM unions;
+-- a union of many self-sized filters adds up their rates: overfilled says when past twice the target
+SELECT (bloom_info(days)).members, (bloom_info(days)).overfilled,
+	(SELECT count(*) FROM events e WHERE NOT days @> e.item) AS false_negatives
+FROM unions;
+
+-- intersection and filter containment need one bit array on each side
+SELECT (f & f) = f AS self_intersection, f @> f AS contains_self FROM parts WHERE part = 'small';
+SELECT f @> (SELECT bloom_agg(x) FROM generate_series(1, 10) x) AS contains_other_size FROM parts WHERE part = 'small';
+\echo :LAST_ERROR_SQLSTATE
+SELECT (SELECT f FROM parts WHERE part = 'small') & (SELECT f FROM parts WHERE part = 'big');
+\echo :LAST_ERROR_SQLSTATE
+SELECT all3 @> (SELECT f FROM parts WHERE part = 'big') FROM unions;
+\echo :LAST_ERROR_SQLSTATE
+-- two filters of the same shape: & is correct (AND of the bits)
+SELECT (a & b) @> 5 AS both_have_5, (a & b) @> 1 AS only_a_has_1
+FROM (SELECT bloom_agg(x) AS a FROM generate_series(1, 100) x) s1,
+	 (SELECT bloom_agg(x) AS b FROM generate_series(5, 104) x) s2;
+-- a different seed cannot be combined
+SELECT bloom_empty_self_sized(0.01, 1) | bloom_empty();
+\echo :LAST_ERROR_SQLSTATE
+
+-- text and binary forms: round trips, and of the aggregate's state (a hash list) too
+SELECT bloom_agg(x)::text FROM generate_series(1, 3) x;
+SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2)::text AS state_text;
+SELECT s @> 1 AS state_has_1, s @> 3 AS state_has_3, s::text::bloom = s AS state_roundtrip,
+	bloom_agg_auto_final(s) = (SELECT bloom_agg(x) FROM generate_series(1, 2) x) AS final_of_state
+FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
+CREATE TABLE copied (f bloom);
+INSERT INTO copied SELECT f FROM parts UNION ALL SELECT f FROM grown
+	UNION ALL SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) UNION ALL SELECT bloom_empty();
+CREATE TABLE copied_back (f bloom);
+DO $$
+BEGIN
+	EXECUTE format('COPY copied TO %L (FORMAT binary)', current_setting('data_directory') || '/bloom_ss.bin');
+	EXECUTE format('COPY copied_back FROM %L (FORMAT binary)', current_setting('data_directory') || '/bloom_ss.bin');
+END $$;
+SELECT (SELECT count(*) FROM copied) AS rows,
+	(SELECT count(*) FROM copied c WHERE EXISTS (SELECT FROM copied_back b WHERE b.f = c.f)) AS binary_equal,
+	(SELECT count(*) FROM copied c WHERE c.f::text::bloom = c.f) AS text_equal;
+
+-- the stored filter of 1M elements (1.4 MB, out of line, uncompressed) is probed by TOAST
+-- slices: the same answers as the filter in memory
+CREATE TABLE stored (id int, f bloom);
+INSERT INTO stored SELECT 1, bloom_agg(i * 2654435761) FROM generate_series(1, 1000000) i;
+SELECT pg_column_size(f) > 1000000 AS out_of_line FROM stored;
+SELECT count(*) FILTER (WHERE (SELECT f FROM stored WHERE id = 1) @> (i * 2654435761)) AS members_found,
+	count(*) FILTER (WHERE (SELECT f FROM stored WHERE id = 1) @> (-i)) =
+	count(*) FILTER (WHERE (SELECT f | bloom_empty() FROM stored WHERE id = 1) @> (-i)) AS same_false_positives
+FROM generate_series(1, 200000) i;
+
+-- malformed values: 22P02
+CREATE FUNCTION try_in(t text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	detail text;
+BEGIN
+	RETURN 'accepted: ' || t::bloom::text;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ': ' || SQLERRM || ': ' || detail;
+END $$;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.01 members=1 bytes=0 data=');
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=1.5 members=0 bytes=0 data=');
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.01 members=0 bytes=8 data=AAAAAAAAAAA=');
+-- a member of unknown kind; a hash list before a Bloom member; a list count past its slots
+SELECT try_in(replace(f::text, 'data=IgAAAAAAAAAIAAAAAQ', 'data=IgAAAAAAAAAIAAAABw')) FROM (SELECT bloom_agg(x) f FROM generate_series(1, 3) x) s;
+SELECT try_in(replace(s::text, 'members=1 bytes=96', 'members=1 bytes=96')) AS state_ok,
+	try_in(replace(s::text, 'data=AAAAAAAAAAAAAAAAAgAAAAIAAAAAAAAACA', 'data=AAAAAAAAAAAAAAAAAgAAAAkAAAAAAAAACA')) AS count_past_slots
+FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
