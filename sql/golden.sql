@@ -23,3 +23,21 @@ SELECT b::bloom = bloom_add(bloom_empty(20, 0.1, 7), ARRAY[1, 2, 3]) AND b::bloo
 		AND cuckoofilter_count(cf::cuckoofilter, 2) = 2 AND cf::cuckoofilter @> 1 AS cuckoofilter_reads,
 	md5(bloom_send(b::bloom)) AS bloom_send_md5, md5(cuckoofilter_send(cf::cuckoofilter)) AS cuckoo_send_md5
 FROM golden;
+-- self-sized bloom (flag bit 0): an aggregate's result (one member), a chain grown by
+-- bloom_add (two members), and an aggregate's transition state (a hash list member)
+SELECT bloom_agg(x) AS bloom_self_sized_v2 FROM unnest(ARRAY[1, 2, 3]) x;
+SELECT bloom_add(bloom_empty_self_sized(0.1, 7), ARRAY(SELECT generate_series(1, 20))) AS bloom_chain_v2;
+SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS bloom_state_v2;
+CREATE TEMP TABLE golden_ss (agg text, chain text, state text);
+INSERT INTO golden_ss VALUES (
+	'bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=QAAAAAAAAAAIAAAAAQAAAAMAAAAAAAAAAwAAAAAAAACyaxgHpACGAQ==',
+	'bloom v2 hash=xxh3 seed=7 inserts=20 fpr=0.1 members=2 bytes=128 data=gAAAAAAAAAAEAAAAAQAAABAAAAAAAAAAEAAAAAAAAACD4pHDgkYgiBogHcFtuRSPgAEAAAAAAAAIAAAAAQAAAAQAAAAAAAAAIAAAAAAAAAACAAAEIiACAAAAABgBAAAQgDIAAAAEAIAAAEABIAAABgAAQgIAAEAEEECAQgAEAAA=',
+	'bloom v2 hash=xxh3 seed=0 inserts=2 fpr=0.01 members=1 bytes=96 data=AAAAAAAAAAAAAAAAAgAAAAIAAAAAAAAACAAAAAAAAAAuedtkNVm8L0Pi7pFcxoYgAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+SELECT agg::bloom = (SELECT bloom_agg(x) FROM unnest(ARRAY[1, 2, 3]) x)
+		AND agg::bloom @> 1 AND agg::bloom @> 2 AND agg::bloom @> 3 AS self_sized_reads,
+	chain::bloom = bloom_add(bloom_empty_self_sized(0.1, 7), ARRAY(SELECT generate_series(1, 20)))
+		AND (SELECT bool_and(chain::bloom @> i) FROM generate_series(1, 20) i) AS chain_reads,
+	state::bloom @> 1 AND state::bloom @> 2
+		AND bloom_agg_auto_final(state::bloom) = (SELECT bloom_agg(x) FROM generate_series(1, 2) x) AS state_reads,
+	md5(bloom_send(chain::bloom)) AS chain_send_md5
+FROM golden_ss;

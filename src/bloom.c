@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "common/shortest_dec.h"
 #include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -510,8 +511,14 @@ BloomTextWrite(StringInfo buf, const struct varlena *v)
 	const Bloom *b = (const Bloom *) v;
 
 	if (BloomIsSelfSized(b))
-		appendStringInfo(buf, " fpr=%.17g members=%d bytes=%zu", BloomSsTarget(b),
+	{
+		/* the shortest decimal that reads back as the same float8, whatever extra_float_digits */
+		char		fpr[DOUBLE_SHORTEST_DECIMAL_LEN];
+
+		double_to_shortest_decimal_buf(BloomSsTarget(b), fpr);
+		appendStringInfo(buf, " fpr=%s members=%d bytes=%zu", fpr,
 						 BloomSsMembers(b), (Size) (VARSIZE(b) - BLOOM_SS_HDRSZ));
+	}
 	else
 		appendStringInfo(buf, " m=" UINT64_FORMAT " k=%u", BloomM(b), BloomK(b));
 }

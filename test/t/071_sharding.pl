@@ -79,11 +79,17 @@ for my $t (['bloom', 'bloom_agg'], ['countingbloom', 'countingbloom_agg'],
 		'0', "$agg: every shard's filter equals one server's, byte for byte");
 }
 
-# rollups across shards: default-parameter filters from the shards union with one server's
+# rollups across shards: fixed filters of one capacity from the shards union into one server's
 is($coord->safe_psql('postgres', qq{$set
-	SELECT bloom_union_agg(f) = (SELECT bloom_agg(item) FROM events_one)
-	FROM (SELECT customer, bloom_agg(item) AS f FROM events GROUP BY customer) s}),
-	't', 'per-shard bloom_agg(x) under bloom_union_agg equals bloom_agg(x) on one server');
+	SELECT bloom_union_agg(f) = (SELECT bloom_agg(item, 100000, 0.01) FROM events_one)
+	FROM (SELECT customer, bloom_agg(item, 100000, 0.01) AS f FROM events GROUP BY customer) s}),
+	't', 'per-shard bloom_agg(x, capacity, fpr) under bloom_union_agg equals one server\'s');
+# self-sized filters from the shards: their union (a chain of the groups' members) holds every item
+is($coord->safe_psql('postgres', qq{$set
+	WITH u AS MATERIALIZED (SELECT bloom_union_agg(f) AS u
+		FROM (SELECT customer, bloom_agg(item) AS f FROM events GROUP BY customer) s)
+	SELECT count(*) FROM events_one, u WHERE NOT u.u \@> item}),
+	'0', 'per-shard self-sized bloom_agg(x) under bloom_union_agg holds every item');
 is($shards[0]->safe_psql('postgres', q{SELECT count(*) FROM pg_settings WHERE name LIKE 'bloomfilter.%'}), '0',
 	'no bloomfilter setting exists that could make a shard build another filter');
 
