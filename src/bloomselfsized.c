@@ -606,6 +606,25 @@ BloomSsFromFixed(const Bloom *b)
 	return mb;
 }
 
+/*
+ * The members of one side of a union (BloomSsPieces), a fixed filter being
+ * one member (*fixed: its palloc'd copy, else NULL)
+ */
+static const BloomMember **
+BloomSsSidePieces(const struct varlena *v, BloomMember **fixed, int *n)
+{
+	const BloomMember **pieces;
+
+	*fixed = NULL;
+	if (BloomIsSelfSized(v))
+		return BloomSsPieces((const BloomSs *) v, 0, n);
+	*fixed = BloomSsFromFixed((const Bloom *) v);
+	pieces = palloc(sizeof(BloomMember *));
+	pieces[0] = *fixed;
+	*n = 1;
+	return pieces;
+}
+
 /* Order of BITS members in a union: by size, then bytes (a | b = b | a) */
 static int
 BloomSsMemberCmp(const void *pa, const void *pb)
@@ -641,35 +660,19 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 				n = 0,
 				i,
 				j;
-	const BloomMember **pa = NULL,
-			  **pb = NULL,
+	const BloomMember **pa,
+			  **pb,
 			  **pieces;
 	const BloomMember *la = NULL,
 			   *lb = NULL;
-	BloomMember *fixed_a = NULL,
-			   *fixed_b = NULL,
+	BloomMember *fixed_a,
+			   *fixed_b,
 			   *list = NULL,
 			   *sealed = NULL;
 	BloomSs    *out;
 
-	if (sa)
-		pa = BloomSsPieces(sa, 0, &na);
-	else
-	{
-		fixed_a = BloomSsFromFixed((const Bloom *) a);
-		pa = palloc(sizeof(BloomMember *));
-		pa[0] = fixed_a;
-		na = 1;
-	}
-	if (sb)
-		pb = BloomSsPieces(sb, 0, &nb);
-	else
-	{
-		fixed_b = BloomSsFromFixed((const Bloom *) b);
-		pb = palloc(sizeof(BloomMember *));
-		pb[0] = fixed_b;
-		nb = 1;
-	}
+	pa = BloomSsSidePieces(a, &fixed_a, &na);
+	pb = BloomSsSidePieces(b, &fixed_b, &nb);
 	pieces = palloc((na + nb + 1) * sizeof(BloomMember *));
 	if (na > 0 && BfGet32(pa[na - 1]->kind) == BLOOM_MEMBER_HASHES)
 		la = pa[--na];
