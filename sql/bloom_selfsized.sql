@@ -215,3 +215,15 @@ SELECT try_in(replace(f::text, 'data=IgAAAAAAAAAIAAAAAQ', 'data=IgAAAAAAAAAIAAAA
 SELECT try_in(replace(s::text, 'members=1 bytes=96', 'members=1 bytes=96')) AS state_ok,
 	try_in(replace(s::text, 'data=AAAAAAAAAAAAAAAAAgAAAAIAAAAAAAAACA', 'data=AAAAAAAAAAAAAAAAAgAAAAkAAAAAAAAACA')) AS count_past_slots
 FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
+-- a hash list with no slots (would never make room); a subnormal or tiny target rate
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.01 members=1 bytes=32 data=AAAAAAAAAAAAAAAAAgAAAAAAAAAAAAAAAAAAAAAAAAA=');
+SELECT bloom_empty_self_sized(1e-310);
+\echo :LAST_ERROR_SQLSTATE
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=1e-301 members=0 bytes=0 data=');
+-- a | b = b | a also with hash lists and different targets; the tighter target wins
+SELECT a | b = b | a AS lists_commute, (bloom_info(a | b)).target_fpr AS union_target
+FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1, 0.01), 2) AS a,
+			 bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 3, 0.001), 4) AS b) s;
+-- the detail names why a side has no single bit array
+SELECT bloom_empty() & bloom_empty();
+SELECT bloom_agg_auto_trans(NULL, 1) @> bloom_agg_auto_trans(NULL, 1);

@@ -264,10 +264,11 @@ BloomProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 	BfOpenFilter(fcinfo, fargno, BLOOM_HDRSZ, &ref);
 	head = (const Bloom *) BfRefHead(&ref);
+	/* both layouts have a 40-byte fixed part: check it before reading the flags */
+	BfValidateHeader("bloom", (const struct varlena *) head, BF_KIND_BLOOM, BLOOM_HDRSZ);
 	if (BloomIsSelfSized(head))
 	{
-		/* the header here, each member's as the probe reads it */
-		BfValidateHeader("bloom", (const struct varlena *) head, BF_KIND_BLOOM, BLOOM_SS_HDRSZ);
+		/* each member's header is checked as the probe reads it */
 		if (ref.full)
 			BloomSsCheck(ref.full, ref.total);
 		return BloomSsTestRef(&ref, BfHashDatumFast(h, PG_GETARG_DATUM(eargno),
@@ -339,6 +340,10 @@ BloomOneBitArray(const Bloom *b, uint64 *m, uint32 *k)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bloom filter intersection and containment need one bit array on each side"),
+				 BloomSsMembers(b) == 0 ?
+				 errdetail("One side is an empty self-sized filter: it has no bit array yet.") :
+				 BloomSsMembers(b) == 1 ?
+				 errdetail("One side is an aggregate's unsealed state (a list of hashes).") :
 				 errdetail("One side is a self-sized filter of %d members.", BloomSsMembers(b)),
 				 errhint("Build both sides with the same capacity and fpr, bloom_agg(x, capacity, fpr) or bloom_empty(capacity, fpr); "
 						 "a union (|) works on any filters.")));

@@ -36,6 +36,11 @@
 /* First hash list of an aggregate state, and first member of bloom_add */
 #define BLOOM_SS_LIST_MIN	8
 #define BLOOM_SS_FIRST_CAPACITY	16
+/*
+ * Smallest target rate: a normal float8, which prints and reads back exactly,
+ * and whose bits (above 2^60) are never a fixed filter's m
+ */
+#define BLOOM_SS_MIN_FPR	1e-300
 /* Lists up to this many hashes are counted exactly (sorted), longer ones estimated */
 #define BLOOM_SS_EXACT_MAX	(UINT64CONST(1) << 20)
 
@@ -53,7 +58,8 @@ BloomSsMemberFpr(double target, uint32 j)
 {
 	if (j == 0)
 		return target * 0.5;
-	return target * 0.05 * pow(0.9, (double) (j - 1));
+	/* past 100 members (unions of many filters) the share stops shrinking */
+	return target * 0.05 * pow(0.9, (double) (Min(j, 100) - 1));
 }
 
 /* The target rate of a self-sized filter */
@@ -121,6 +127,12 @@ BloomSsNew(double fpr, uint64 seed)
 	uint64		bits;
 
 	BfCheckCapacityFpr(1, fpr);
+	if (fpr < BLOOM_SS_MIN_FPR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("target false-positive rate of a self-sized bloom filter must be at least 1e-300"),
+				 errdetail("fpr = %g was given.", fpr),
+				 errhint("Use a rate such as 0.01 or 0.0001.")));
 	BfInitHeader(&ss->hdr, BLOOM_SS_HDRSZ, BF_KIND_BLOOM, seed);
 	ss->hdr.flags = BLOOM_FLAG_SELF_SIZED;
 	memcpy(&bits, &fpr, sizeof(bits));
@@ -142,8 +154,8 @@ BloomSsCheck(const void *v, Size size)
 				j;
 	Size		off = BLOOM_SS_HDRSZ;
 
-	if (isnan(fpr) || !(fpr > 0.0 && fpr < 1.0))
-		BfCorrupt("bloom", "The target false-positive rate %g is not between 0 and 1.", fpr);
+	if (isnan(fpr) || !(fpr >= BLOOM_SS_MIN_FPR && fpr < 1.0))
+		BfCorrupt("bloom", "The target false-positive rate %g is not in [1e-300, 1).", fpr);
 	if (ss->reserved != 0)
 		BfCorrupt("bloom", "The reserved header field is not zero.");
 	for (j = 0; j < n; j++)
@@ -172,7 +184,7 @@ BloomSsCheck(const void *v, Size size)
 		{
 			if (j != n - 1)
 				BfCorrupt("bloom", "Member %u is a hash list but not the last member.", j + 1);
-			if (m != 0 || k != 0 || count > capacity ||
+			if (m != 0 || k != 0 || count > capacity || capacity == 0 ||
 				capacity > (uint64) ((size - off - BLOOM_MEMBER_HDRSZ) / 8))
 				BfCorrupt("bloom", "Member %u is a hash list with inconsistent counts.", j + 1);
 		}
@@ -325,6 +337,16 @@ BloomSsDistinctOf(const BloomMember *mb, bool exact)
 		pfree(h);
 		return distinct;
 	}
+	/*
+	 * The exact count's sort is what costs above 2^20 hashes; linear counting
+	 * then uses a bitmap of a fixed 2^28 bits (32 MB, at least 4 bits per
+	 * hash up to the 2^26 a merged list can hold), so that the estimate
+	 * depends on the set of hashes only, not on how many duplicates the list
+	 * holds; smaller lists estimated for the growth decision use 4 bits per
+	 * hash.
+	 */
+	if (count > BLOOM_SS_EXACT_MAX)
+		lg = 28;
 	while (lg < 62 && (UINT64CONST(1) << lg) < count * 4)
 		lg++;
 	nbits = UINT64CONST(1) << lg;
@@ -474,18 +496,19 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 
 		if (cap < BLOOM_SS_LIST_MAX)
 		{
-			/* double the list: one copy of the datum, the new half zeroed */
+			/* double the list: one copy of the datum, the new slots zeroed */
 			Size		oldsize = VARSIZE(ss);
+			uint64		more = Max(cap, BLOOM_SS_LIST_MIN);
 			BloomSs    *grown;
 			BloomMember *gl;
 
-			BfCheckSize("bloom", (double) oldsize + (double) cap * 8.0);
-			grown = palloc_extended(oldsize + cap * 8, MCXT_ALLOC_HUGE);
+			BfCheckSize("bloom", (double) oldsize + (double) more * 8.0);
+			grown = palloc_extended(oldsize + more * 8, MCXT_ALLOC_HUGE);
 			memcpy(grown, ss, oldsize);
-			memset((char *) grown + oldsize, 0, cap * 8);
-			SET_VARSIZE(grown, oldsize + cap * 8);
+			memset((char *) grown + oldsize, 0, more * 8);
+			SET_VARSIZE(grown, oldsize + more * 8);
 			gl = (BloomMember *) ((char *) grown + ((const char *) last - (const char *) ss));
-			gl->capacity = BfPut64(cap * 2);
+			gl->capacity = BfPut64(cap + more);
 			pfree(pieces);
 			return BloomSsAggAdd((struct varlena *) grown, h);
 		}
@@ -643,11 +666,11 @@ BloomSsMemberCmp(const void *pa, const void *pb)
 
 /*
  * The union of two filters of which at least one is self-sized (same seed,
- * checked by the caller): the members of both, a member of b equal to one
- * of a's counted once, in a canonical order (so that a | b = b | a), and
- * both hash lists merged into one list, last (sealed at once when longer
- * than BLOOM_SS_LIST_MAX).  A fixed filter joins as one
- * member.  The target rate is a's (b's when a is fixed).
+ * checked by the caller): the members of both, equal members once, in a
+ * canonical order, and both hash lists merged into one list, last, in a
+ * canonical order (sealed at once when longer than BLOOM_SS_LIST_MAX), so
+ * that a | b = b | a.  A fixed filter joins as one member.  The target rate
+ * is the tighter of the two self-sized sides'.
  */
 struct varlena *
 BloomSsUnion(const struct varlena *a, const struct varlena *b)
@@ -681,17 +704,21 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 	for (i = 0; i < na; i++)
 		pieces[n++] = pa[i];
 	for (i = 0; i < nb; i++)
-	{
-		bool		dup = false;
-		Size		len = BloomSsMemberSize(pb[i]);
-
-		for (j = 0; j < na && !dup; j++)
-			dup = BloomSsMemberSize(pa[j]) == len &&
-				memcmp(pa[j], pb[i], len) == 0;
-		if (!dup)
-			pieces[n++] = pb[i];
-	}
+		pieces[n++] = pb[i];
 	qsort(pieces, n, sizeof(BloomMember *), BloomSsMemberCmp);
+	/* members equal across or within the sides once */
+	for (i = 1, j = 1; i < n; i++)
+		if (BloomSsMemberCmp(&pieces[i], &pieces[j - 1]) != 0)
+			pieces[j++] = pieces[i];
+	n = Min(n, j);
+	/* the two lists in a canonical order (a | b = b | a) */
+	if (la && lb && BloomSsMemberCmp(&la, &lb) > 0)
+	{
+		const BloomMember *t = la;
+
+		la = lb;
+		lb = t;
+	}
 	if (la || lb)
 	{
 		uint64		ca = la ? BfGet64(la->count) : 0,
@@ -721,6 +748,8 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 			pieces[n++] = list;
 	}
 	out = BloomSsBuild(proto, pieces, n);
+	if (sa && sb && BloomSsTarget(sb) < BloomSsTarget(sa))
+		out->fpr = sb->fpr;		/* the tighter target of the two */
 	out->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(((const BfHeader *) a)->ninserts),
 										   BfGet64(((const BfHeader *) b)->ninserts)));
 	if (sealed)
@@ -813,16 +842,20 @@ BloomSsTestRef(BfFilterRef *ref, uint64 h)
 		}
 		else
 		{
+			/* a stored aggregate state: its list, 8192 hashes per slice */
 			uint64		count = BfGet64(mh.count),
-						i;
+						i,
+						chunk[8192];
 
-			for (i = 0; i < count; i++)
+			for (i = 0; i < count; i += lengthof(chunk))
 			{
-				uint64		le;
+				uint64		n = Min(count - i, (uint64) lengthof(chunk)),
+							t;
 
-				BfRefReadBytes(ref, off + BLOOM_MEMBER_HDRSZ + i * 8, 8, &le);
-				if (BfGet64(le) == h)
-					return true;
+				BfRefReadBytes(ref, off + BLOOM_MEMBER_HDRSZ + i * 8, n * 8, chunk);
+				for (t = 0; t < n; t++)
+					if (BfGet64(chunk[t]) == h)
+						return true;
 			}
 		}
 		off += BLOOM_MEMBER_HDRSZ + len;
