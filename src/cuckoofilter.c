@@ -32,13 +32,16 @@
  *
  * Element to entries: h = the canonical 64-bit hash with the filter's seed,
  * L = h & (2^32 - 1), fp = (h >> 32) & (2^f - 1), replaced by 1 when 0 (0
- * marks an empty entry), i1 = (L * N) >> 32 (fast range reduction),
- * c = (BfMix64(fp) * N) >> 64 and i2 = (c + N - i1) mod N, which is its own
- * inverse.  Every sub-filter uses the same formulas with its own N, and
- * floor(L * N0 * 2^s / 2^32) >> (s - s') = floor(L * N0 * 2^s' / 2^32), so a
- * fingerprint stored at bucket i of a sub-filter of level s can move to any
- * sub-filter of level s' <= s of the same N0 as bucket i >> (s - s').
- * Filters of different N0 cannot be merged.
+ * marks an empty entry), i1 = (L * N) >> 32 (fast range reduction).  The
+ * alternate (CfAltIndex) of bucket i = q * 2^s + r at level s is
+ * ((c + N0 - q) mod N0) * 2^s + (r xor t), with m = BfMix64(fp),
+ * c = (m * N0) >> 64 and t the top s bits of m * 0x9E3779B97F4A7C15: its
+ * own inverse, and (c + N - i1) mod N in a level-0 sub-filter.  Every
+ * sub-filter uses the same formulas with its own level, and both commute
+ * with dropping low bits (floor(L * N0 * 2^s / 2^32) >> d =
+ * floor(L * N0 * 2^(s-d) / 2^32)), so a fingerprint stored at bucket i of a
+ * sub-filter of level s can move to any sub-filter of level s' <= s of the
+ * same N0 as bucket i >> (s - s').  Filters of different N0 cannot be merged.
  */
 #include "bloomfilter.h"
 
@@ -867,6 +870,18 @@ CfSubReplaceVictim(CuckooFilter *cf, CfSub *s)
 static int	CfMaxLevel(const CuckooFilter *cf);
 
 /*
+ * The bucket in sub-filter s of a fingerprint given to CfChainInsert as i
+ * (the hash's low 32 bits, or a bucket at level fromlevel >= s->level)
+ */
+static inline uint64
+CfBucketIn(const CfSub *s, uint64 i, int fromlevel)
+{
+	if (fromlevel == CF_FROM_HASH)
+		return CfIndex(i, s->nbuckets);
+	return i >> (fromlevel - s->level);
+}
+
+/*
  * Store a fingerprint in the chain.  With fromlevel = CF_FROM_HASH, i is the
  * low 32 bits L of the element's hash and its first bucket in a sub-filter
  * of N buckets is (L * N) >> 32; otherwise i is a bucket of a sub-filter of
@@ -909,8 +924,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growle
 	}
 	if (have_target)
 	{
-		uint64		i1 = fromlevel == CF_FROM_HASH ? CfIndex(i, target.nbuckets) :
-			i >> (fromlevel - target.level),
+		uint64		i1 = CfBucketIn(&target, i, fromlevel),
 					i2 = CfAltIndex(i1, fp, target.nbuckets, target.level);
 		uint32		zeros;
 		int			n = CfPairScan((const uint8 *) cf + target.table_off, i1, i2, f, fp, &zeros);
@@ -953,8 +967,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growle
 		CfSubStore(cf, &target);
 	}
 	else
-		CfSubInsert(cf, &target, fromlevel == CF_FROM_HASH ? CfIndex(i, target.nbuckets) :
-					i >> (fromlevel - target.level), fp, have_target);
+		CfSubInsert(cf, &target, CfBucketIn(&target, i, fromlevel), fp, have_target);
 	cf->count = BfPut64(BfGet64(cf->count) + 1);
 	return CF_INSERTED;
 }
