@@ -28,10 +28,14 @@ SELECT v, p.* FROM (VALUES (0::bigint), (1), (42), (-1)) t(v),
 SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(1024, 10, 1), 42) p;
 SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(1024, 10), 'abc'::text) p;
 SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(65536, 16), 'abc'::text) p;
--- the same formulas in SQL: fp = bits 32.. of the hash (0 -> 1), i1 = low bits, i2 = i1 xor mix(fp)
+-- any bucket count
+SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(1000, 10), 42) p;
+SELECT p.* FROM cuckoofilter_positions(cuckoofilter_create(3, 10), 42) p;
+-- the same formulas in SQL: fp = bits 32.. of the hash (0 -> 1), i1 = ((low 32 bits) * N) >> 32
 SELECT p.fingerprint = (((p.hash >> 32) & 1023) + CASE WHEN ((p.hash >> 32) & 1023) = 0 THEN 1 ELSE 0 END)
-	AS fp_formula, p.bucket1 = (p.hash & 1023) AS i1_formula, p.hash = bloomfilter_hash(42) AS canonical_hash
-FROM cuckoofilter_positions(cuckoofilter_create(1024, 10), 42) p;
+	AS fp_formula, p.bucket1 = ((p.hash & 4294967295) * 1000) >> 32 AS i1_formula,
+	p.hash = bloomfilter_hash(42) AS canonical_hash
+FROM cuckoofilter_positions(cuckoofilter_create(1000, 10), 42) p;
 -- the storage layout: entry j of bucket i at table bit (4i + j) * f, little-endian bit order
 -- (PostgreSQL's get_bit numbers bits the same way); the table follows a 24-byte sub-filter header
 CREATE FUNCTION cf_entry(f cuckoofilter, bucket bigint, slot int) RETURNS bigint LANGUAGE sql AS $$
@@ -192,8 +196,7 @@ SELECT cuckoofilter_empty(9223372036854775807);
 SELECT cuckoofilter_empty(1000000000000, 1e-9);
 \set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
-SELECT cuckoofilter_create(1000, 10);
-\echo :LAST_ERROR_SQLSTATE
+SELECT buckets, slots, size_bytes FROM cuckoofilter_info(cuckoofilter_create(1000, 10));
 SELECT cuckoofilter_create(0, 10);
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_create(8589934592, 10);
@@ -204,7 +207,7 @@ SELECT cuckoofilter_create(1024, 33);
 \echo :LAST_ERROR_SQLSTATE
 -- (the limit in the message is the extension's datum size limit)
 \set VERBOSITY sqlstate
-SELECT cuckoofilter_create(4294967296, 32);
+SELECT cuckoofilter_create(4294967295, 32);
 \set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT cuckoofilter_agg(i, 0, 0.01) FROM generate_series(1, 3) i;
@@ -239,7 +242,7 @@ SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=3 b=4 buckets=1 count=0 dat
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=3 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=2,3 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
@@ -249,7 +252,7 @@ SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 da
 \echo :LAST_ERROR_SQLSTATE
 -- (the limit in the message is the extension's datum size limit)
 \set VERBOSITY sqlstate
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967296,4294967296 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967295,4294967295 count=0 data=AAAA'::cuckoofilter;
 \set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT (cuckoofilter_create(1, 4)::text || ' extra=1')::cuckoofilter;
@@ -268,9 +271,9 @@ BEGIN
 END $$;
 CREATE TABLE one AS SELECT cuckoofilter_add(cuckoofilter_create(2, 8), 'x'::text) f;
 SELECT f::text FROM one;
-SELECT cf_patch(f, '{0}', '{1}') = f AS patch_identity FROM one;
+SELECT cf_patch(f, '{0}', '{0}') = f AS patch_identity FROM one;
 -- count in the header differs from the contents
-SELECT cf_patch(f, '{0}', '{1}', 2) FROM one;
+SELECT cf_patch(f, '{0}', '{0}', 2) FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- sub-filter count differs from its entries
 SELECT cf_patch(f, '{16}', '{2}', 2) FROM one;
@@ -279,22 +282,24 @@ SELECT cf_patch(f, '{16}', '{2}', 2) FROM one;
 SELECT cf_patch(f, '{31}', '{255}') FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- sub-filter header says 4 buckets, the list says 2
-SELECT cf_patch(f, '{0}', '{2}') FROM one;
+SELECT cf_patch(f, '{8}', '{4}') FROM one;
 \echo :LAST_ERROR_SQLSTATE
--- sub-filter header says 2^40 buckets
+-- sub-filter header says level 40; the first sub-filter at level 1
 SELECT cf_patch(f, '{0}', '{40}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{0}', '{1}') FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- victim flag 2; victim in use without a fingerprint; unused victim with a bucket
 SELECT cf_patch(f, '{1}', '{2}') FROM one;
 \echo :LAST_ERROR_SQLSTATE
 SELECT cf_patch(f, '{1,16}', '{1,2}', 2) FROM one;
 \echo :LAST_ERROR_SQLSTATE
-SELECT cf_patch(f, '{8}', '{1}') FROM one;
+SELECT cf_patch(f, '{12}', '{1}') FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- a victim past the last bucket, a victim fingerprint wider than f
-SELECT cf_patch(f, '{1,4,8,16}', '{1,5,7,2}', 2) FROM one;
+SELECT cf_patch(f, '{1,4,12,16}', '{1,5,7,2}', 2) FROM one;
 \echo :LAST_ERROR_SQLSTATE
-SELECT cf_patch(f, '{1,4,5,8,16}', '{1,5,1,1,2}', 2) FROM one;
+SELECT cf_patch(f, '{1,4,5,12,16}', '{1,5,1,1,2}', 2) FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- a sub-filter count larger than its slots
 SELECT cf_patch(f, '{16}', '{9}', 9) FROM one;
@@ -307,4 +312,4 @@ SELECT cf_patch(f, '{32}', '{1}') FROM one;
 -- a valid victim is accepted, probed and removed
 SELECT (cuckoofilter_info(v)).victims_in_use, cuckoofilter_cardinality(v) AS fingerprints,
 	cuckoofilter_count(v, 'x'::text) AS x_copies
-FROM (SELECT cf_patch(f, '{1,4,8,16}', '{1,5,1,2}', 2) v FROM one) s;
+FROM (SELECT cf_patch(f, '{1,4,12,16}', '{1,5,1,2}', 2) v FROM one) s;

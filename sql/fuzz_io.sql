@@ -70,7 +70,9 @@ DECLARE
 	dir text := current_setting('data_directory');
 BEGIN
 	EXECUTE format('SELECT ARRAY[%1$I_empty(50, 0.05)::text, %1$I_add(%1$I_empty(50, 0.05), ARRAY[1, 2, 3])::text,
-		%1$I_add(%1$I_empty(20, 0.1, 9), (SELECT array_agg(g) FROM generate_series(1, 30) g))::text]', t) INTO base;
+		%1$I_add(%1$I_empty(%2$s, 0.1, 9), (SELECT array_agg(g) FROM generate_series(1, 30) g))::text]', t,
+		-- a cuckoofilter of capacity 20 has 24 slots (30 elements do not fit); 30 gives 32 slots
+		CASE WHEN t = 'cuckoofilter' THEN 30 ELSE 20 END) INTO base;
 	FOR i IN 1..samples LOOP
 		src := base[1 + (i % array_length(base, 1))];
 		-- text path: mutate the text form

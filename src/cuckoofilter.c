@@ -14,11 +14,12 @@
  *	  uint32 nsub		number of sub-filters, 1..CF_MAX_SUBFILTERS
  *	  uint64 count		fingerprints stored in all sub-filters
  *	then nsub sub-filters, each
- *	  uint8  log2 of its bucket count (0..32)
+ *	  uint8  level s (0..31): N = N0 * 2^s buckets, N0 the first's count
  *	  uint8  victim_used (0 or 1)
  *	  uint16 reserved	0
  *	  uint32 victim_fp	(0 when unused)
- *	  uint64 victim_bucket (0 when unused)
+ *	  uint32 N			its bucket count, 1..2^32 - 1
+ *	  uint32 victim_bucket (0 when unused)
  *	  uint64 count		fingerprints in its table plus its victim
  *	  table: N * b entries of f bits, entry j of bucket i at bit
  *		  (i * b + j) * f; bit t of the table is bit (t % 8) of byte t / 8;
@@ -26,12 +27,21 @@
  *		  padded with zero bits to a multiple of 64 bits plus 8 zero bytes,
  *		  so every entry can be read with one 8-byte load.
  *
+ * The first sub-filter has level 0 and N0 buckets (any count >= 1, the
+ * filter's base); chains grow by levels, twice the largest each time.
+ *
  * Element to entries: h = the canonical 64-bit hash with the filter's seed,
- * fp = (h >> 32) & (2^f - 1), replaced by 1 when 0 (0 marks an empty entry),
- * i1 = h & (N - 1), i2 = i1 xor (BfMix64(fp) & (N - 1)).  Every sub-filter
- * uses the same formulas with its own N, so a fingerprint stored at bucket i
- * of a sub-filter of N buckets can move to any sub-filter of N' <= N
- * buckets as bucket i & (N' - 1).
+ * L = h & (2^32 - 1), fp = (h >> 32) & (2^f - 1), replaced by 1 when 0 (0
+ * marks an empty entry), i1 = (L * N) >> 32 (fast range reduction).  The
+ * alternate (CfAltIndex) of bucket i = q * 2^s + r at level s is
+ * ((c + N0 - q) mod N0) * 2^s + (r xor t), with m = BfMix64(fp),
+ * c = (m * N0) >> 64 and t the top s bits of m * 0x9E3779B97F4A7C15: its
+ * own inverse, and (c + N - i1) mod N in a level-0 sub-filter.  Every
+ * sub-filter uses the same formulas with its own level, and both commute
+ * with dropping low bits (floor(L * N0 * 2^s / 2^32) >> d =
+ * floor(L * N0 * 2^(s-d) / 2^32)), so a fingerprint stored at bucket i of a
+ * sub-filter of level s can move to any sub-filter of level s' <= s of the
+ * same N0 as bucket i >> (s - s').  Filters of different N0 cannot be merged.
  */
 #include "bloomfilter.h"
 
@@ -80,7 +90,8 @@ PG_FUNCTION_INFO_V1(cuckoofilter_union_trans);
 #define CF_BUCKET_SIZE		4
 #define CF_MIN_FPBITS		4
 #define CF_MAX_FPBITS		32
-#define CF_MAX_LOG2			32
+#define CF_MAX_LEVEL		31
+#define CF_MAX_BUCKETS		UINT64CONST(0xFFFFFFFF)
 #define CF_MAX_KICKS		500
 #define CF_MAX_SUBFILTERS	65536
 #define CF_DESIGN_LOAD		0.95
@@ -98,11 +109,12 @@ typedef struct CuckooFilter
 
 typedef struct CfSubHeader
 {
-	uint8		log2buckets;	/* N = 2^log2buckets */
+	uint8		level;			/* s: N = N0 * 2^s */
 	uint8		victim_used;	/* 0 or 1 */
 	uint16		reserved;		/* 0 */
 	uint32		victim_fp;		/* LE */
-	uint64		victim_bucket;	/* LE */
+	uint32		nbuckets;		/* LE: N */
+	uint32		victim_bucket;	/* LE */
 	uint64		count;			/* LE: entries in the table + victim */
 } CfSubHeader;
 
@@ -118,9 +130,8 @@ typedef struct CfSub
 	Size		offset;			/* of the sub-filter header in the datum */
 	Size		table_off;		/* of the table in the datum */
 	Size		size;			/* header plus table bytes */
-	int			log2;
+	int			level;
 	uint64		nbuckets;
-	uint64		mask;
 	bool		victim_used;
 	uint32		victim_fp;
 	uint64		victim_bucket;
@@ -147,20 +158,27 @@ CfFpMask(int f)
 	return (uint32) ((UINT64CONST(1) << f) - 1);
 }
 
-/* Bytes of a table of 2^log2 buckets of f-bit entries (with 8 padding bytes) */
+/* Bytes of a table of nbuckets buckets of f-bit entries (with 8 padding bytes) */
 static inline uint64
-CfTableBytes(int log2, int f)
+CfTableBytes(uint64 nbuckets, int f)
 {
-	uint64		bits = ((uint64) CF_BUCKET_SIZE * (uint64) f) << log2;
+	uint64		bits = (uint64) CF_BUCKET_SIZE * (uint64) f * nbuckets;
 
 	return ((bits + 63) / 64) * 8 + 8;
 }
 
 /* Bytes of a whole sub-filter */
 static inline uint64
-CfSubBytes(int log2, int f)
+CfSubBytes(uint64 nbuckets, int f)
 {
-	return CF_SUBHDRSZ + CfTableBytes(log2, f);
+	return CF_SUBHDRSZ + CfTableBytes(nbuckets, f);
+}
+
+/* Size in bytes (as a double, for limit checks) of a sub-filter of n buckets */
+static inline double
+CfSubBytesD(double n, int f)
+{
+	return (double) CF_SUBHDRSZ + ceil((double) CF_BUCKET_SIZE * f * n / 64.0) * 8.0 + 8.0;
 }
 
 /* The fingerprint of a hash: f bits above bit 32, never 0 */
@@ -172,11 +190,38 @@ CfFingerprint(uint64 h, int f)
 	return fp == 0 ? 1 : fp;
 }
 
-/* The alternate bucket of a fingerprint stored in bucket i */
+/* The first bucket of low hash bits L among n buckets: (L * n) >> 32 */
 static inline uint64
-CfAltIndex(uint64 i, uint32 fp, uint64 mask)
+CfIndex(uint64 L, uint64 n)
 {
-	return (i ^ BfMix64((uint64) fp)) & mask;
+	return ((L & UINT64CONST(0xFFFFFFFF)) * n) >> 32;
+}
+
+/*
+ * The alternate bucket of a fingerprint stored in bucket i of a sub-filter
+ * of level s and n = N0 * 2^s buckets.  Bucket i is q * 2^s + r (q = i >> s
+ * < N0, r < 2^s); with m = BfMix64(fp), c = (m * N0) >> 64 and
+ * t = the top s bits of m * 0x9E3779B97F4A7C15 (0 when s = 0), the alternate
+ * is ((c + N0 - q) mod N0) * 2^s + (r xor t).  Each part is its own
+ * inverse, so the alternate of the alternate is i, and dropping the low d
+ * bits of both buckets of a pair gives the pair at level s - d (the top
+ * s - d bits of the multiplied mix are the top bits of the top s bits), so
+ * a fingerprint moves to a smaller sub-filter as bucket i >> d.
+ */
+static inline uint64
+CfAltIndex(uint64 i, uint32 fp, uint64 n, int level)
+{
+	uint64		m = BfMix64((uint64) fp);
+	uint64		n0 = n >> level;
+	uint64		t = BfMulHi64(m, n0) + n0 - (i >> level);
+
+	/* c < N0 and q < N0, so 0 < t < 2 N0 */
+	if (t >= n0)
+		t -= n0;
+	if (level == 0)
+		return t;
+	return (t << level) |
+		((i & ((UINT64CONST(1) << level) - 1)) ^ ((m * UINT64CONST(0x9E3779B97F4A7C15)) >> (64 - level)));
 }
 
 /* Read the f-bit entry at bit offset bit of p (8 readable bytes there) */
@@ -393,24 +438,37 @@ CfParamString(const CuckooFilter *cf)
 {
 	const CfSubHeader *sh = (const CfSubHeader *) cf->data;
 
-	return psprintf("buckets=" UINT64_FORMAT ", f=%d, b=%d, seed=" INT64_FORMAT,
-					UINT64CONST(1) << sh->log2buckets, cf->fpbits, cf->bucketsize,
+	return psprintf("buckets=%u, f=%d, b=%d, seed=" INT64_FORMAT,
+					BfGet32(sh->nbuckets), cf->fpbits, cf->bucketsize,
 					(int64) BfGet64(cf->hdr.seed));
 }
 
 /*
  * Decode and check the sub-filter header at offset off of a datum of total
- * bytes, whose fingerprints have f bits.
+ * bytes, whose fingerprints have f bits.  *n0 is the chain's base bucket
+ * count, 0 before the first sub-filter (which sets it and must have level 0).
  */
 static void
-CfDecodeSub(const CfSubHeader *sh, Size off, Size total, int f, CfSub *s)
+CfDecodeSub(const CfSubHeader *sh, Size off, Size total, int f, uint64 *n0, CfSub *s)
 {
-	uint64		size;
+	uint64		size,
+				n = BfGet32(sh->nbuckets);
 
-	if (sh->log2buckets > CF_MAX_LOG2)
-		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has 2^%u buckets, more than 2^%d.",
-				  off, sh->log2buckets, CF_MAX_LOG2);
-	size = CfSubBytes(sh->log2buckets, f);
+	if (sh->level > CF_MAX_LEVEL)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has level %u, more than %d.",
+				  off, sh->level, CF_MAX_LEVEL);
+	if (n == 0)
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has no buckets.", off);
+	if (*n0 == 0)
+	{
+		if (sh->level != 0)
+			BfCorrupt(CF_TYPNAME, "The first sub-filter has level %u, not 0.", sh->level);
+		*n0 = n;
+	}
+	else if (n != (*n0 << sh->level))
+		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has " UINT64_FORMAT " buckets, not " UINT64_FORMAT " * 2^%u.",
+				  off, n, *n0, sh->level);
+	size = CfSubBytes(n, f);
 	if (size > total || off > total - size)
 		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu needs " UINT64_FORMAT " bytes, past the end of the %zu-byte value.",
 				  off, size, total);
@@ -419,11 +477,10 @@ CfDecodeSub(const CfSubHeader *sh, Size off, Size total, int f, CfSub *s)
 	s->offset = off;
 	s->table_off = off + CF_SUBHDRSZ;
 	s->size = (Size) size;
-	s->log2 = sh->log2buckets;
-	s->nbuckets = UINT64CONST(1) << s->log2;
-	s->mask = s->nbuckets - 1;
+	s->level = sh->level;
+	s->nbuckets = n;
 	s->victim_fp = BfGet32(sh->victim_fp);
-	s->victim_bucket = BfGet64(sh->victim_bucket);
+	s->victim_bucket = BfGet32(sh->victim_bucket);
 	s->count = BfGet64(sh->count);
 	if (sh->victim_used > 1)
 		BfCorrupt(CF_TYPNAME, "Sub-filter at byte %zu has victim flag %u, not 0 or 1.", off, sh->victim_used);
@@ -458,7 +515,8 @@ CfCheck(const void *cf_arg, Size size)
 				k;
 	int			f;
 	Size		off;
-	uint64		total = 0;
+	uint64		total = 0,
+				n0 = 0;
 
 	BfValidateHeader(CF_TYPNAME, (const struct varlena *) cf, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
 	f = cf->fpbits;
@@ -478,7 +536,7 @@ CfCheck(const void *cf_arg, Size size)
 
 		if (off > size || size - off < CF_SUBHDRSZ)
 			BfCorrupt(CF_TYPNAME, "The value ends inside sub-filter %u of %u.", k + 1, nsub);
-		CfDecodeSub((const CfSubHeader *) ((const char *) cf + off), off, size, f, &s);
+		CfDecodeSub((const CfSubHeader *) ((const char *) cf + off), off, size, f, &n0, &s);
 		total += s.count;
 		off += s.size;
 	}
@@ -500,13 +558,12 @@ CfSubAt(const CuckooFilter *cf, Size off, CfSub *s)
 
 	s->offset = off;
 	s->table_off = off + CF_SUBHDRSZ;
-	s->size = (Size) CfSubBytes(sh->log2buckets, cf->fpbits);
-	s->log2 = sh->log2buckets;
-	s->nbuckets = UINT64CONST(1) << s->log2;
-	s->mask = s->nbuckets - 1;
+	s->level = sh->level;
+	s->nbuckets = BfGet32(sh->nbuckets);
+	s->size = (Size) CfSubBytes(s->nbuckets, cf->fpbits);
 	s->victim_used = sh->victim_used != 0;
 	s->victim_fp = BfGet32(sh->victim_fp);
-	s->victim_bucket = BfGet64(sh->victim_bucket);
+	s->victim_bucket = BfGet32(sh->victim_bucket);
 	s->count = BfGet64(sh->count);
 }
 
@@ -550,7 +607,7 @@ CfValidate(const void *cf_arg)
 		for (t = bits; t < (bits + 7) / 8 * 8; t++)
 			if (table[t >> 3] & (1 << (t & 7)))
 				BfCorrupt(CF_TYPNAME, "Sub-filter %u has a padding bit set after its last entry.", k + 1);
-		for (t = (bits + 7) / 8; t < CfTableBytes(s.log2, f); t++)
+		for (t = (bits + 7) / 8; t < CfTableBytes(s.nbuckets, f); t++)
 			if (table[t] != 0)
 				BfCorrupt(CF_TYPNAME, "Sub-filter %u has a padding byte that is not zero.", k + 1);
 		off += s.size;
@@ -561,10 +618,10 @@ CfValidate(const void *cf_arg)
 static void
 CfCheckParams(int64 buckets, int64 f)
 {
-	if (buckets < 1 || buckets > (INT64CONST(1) << CF_MAX_LOG2) || (buckets & (buckets - 1)) != 0)
+	if (buckets < 1 || buckets > (int64) CF_MAX_BUCKETS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("number of buckets must be a power of two between 1 and 2^%d", CF_MAX_LOG2),
+				 errmsg("number of buckets must be between 1 and " UINT64_FORMAT, CF_MAX_BUCKETS),
 				 errdetail("buckets = " INT64_FORMAT " was given.", buckets),
 				 errhint("Use cuckoofilter_empty(capacity, fpr) to have the size computed.")));
 	if (f < CF_MIN_FPBITS || f > CF_MAX_FPBITS)
@@ -575,46 +632,43 @@ CfCheckParams(int64 buckets, int64 f)
 				 errhint("Use cuckoofilter_empty(capacity, fpr) to have the size computed.")));
 }
 
-/* log2 of a power of two */
-static int
-CfLog2(uint64 n)
+/* The base bucket count N0 of a filter: its first sub-filter's */
+static inline uint64
+CfN0(const CuckooFilter *cf)
 {
-	int			l = 0;
-
-	while ((UINT64CONST(1) << l) < n)
-		l++;
-	return l;
+	return BfGet32(((const CfSubHeader *) cf->data)->nbuckets);
 }
 
-/* A new empty filter of one sub-filter of 2^log2 buckets */
+/* A new empty filter of one sub-filter (level 0) of nbuckets buckets */
 static CuckooFilter *
-CfNew(int log2, int f, uint64 seed)
+CfNew(uint64 nbuckets, int f, uint64 seed)
 {
-	double		dsize = (double) CF_HDRSZ + (double) CF_SUBHDRSZ +
-		ceil((double) CF_BUCKET_SIZE * f * ldexp(1.0, log2) / 64.0) * 8.0 + 8.0;
+	double		dsize = (double) CF_HDRSZ + CfSubBytesD((double) nbuckets, f);
 	Size		size;
 	CuckooFilter *cf;
 	CfSubHeader *sh;
 
 	BfCheckSize(CF_TYPNAME, dsize);
-	size = CF_HDRSZ + (Size) CfSubBytes(log2, f);
+	Assert(nbuckets >= 1 && nbuckets <= CF_MAX_BUCKETS);
+	size = CF_HDRSZ + (Size) CfSubBytes(nbuckets, f);
 	cf = palloc0(size);
 	BfInitHeader(&cf->hdr, size, BF_KIND_CUCKOOFILTER, seed);
 	cf->fpbits = (uint8) f;
 	cf->bucketsize = CF_BUCKET_SIZE;
 	cf->nsub = BfPut32(1);
 	sh = (CfSubHeader *) cf->data;
-	sh->log2buckets = (uint8) log2;
+	sh->level = 0;
+	sh->nbuckets = BfPut32((uint32) nbuckets);
 	return cf;
 }
 
 /*
- * Fingerprint bits and bucket count for capacity elements at fpr:
- * f = ceil(log2(2b / fpr)) clamped to 4..32, and the smallest power of two
- * N with capacity <= 0.95 * b * N.
+ * Fingerprint bits and base bucket count for capacity elements at fpr:
+ * f = ceil(log2(2b / fpr)) clamped to 4..32, and the smallest N0 >= 1 with
+ * capacity <= 0.95 * b * N0.
  */
 static void
-CfSizeFor(int64 capacity, double fpr, int *plog2, int *f)
+CfSizeFor(int64 capacity, double fpr, uint64 *pn0, int *f)
 {
 	double		df,
 				dn;
@@ -626,27 +680,26 @@ CfSizeFor(int64 capacity, double fpr, int *plog2, int *f)
 	if (df > CF_MAX_FPBITS)
 		df = CF_MAX_FPBITS;
 	dn = ceil((double) capacity / (CF_DESIGN_LOAD * CF_BUCKET_SIZE));
+	if (dn < 1.0)
+		dn = 1.0;
 	*f = (int) df;
-	*plog2 = 0;
-	while (ldexp(1.0, *plog2) < dn && *plog2 <= CF_MAX_LOG2)
-		(*plog2)++;
-	/* 2^33 buckets of 4-bit entries are already over the limit */
-	BfCheckSize(CF_TYPNAME, (double) CF_HDRSZ + (double) CF_SUBHDRSZ +
-				ceil((double) CF_BUCKET_SIZE * df * ldexp(1.0, *plog2) / 64.0) * 8.0 + 8.0);
+	/* 2^32 buckets of 4-bit entries are already over the limit */
+	BfCheckSize(CF_TYPNAME, (double) CF_HDRSZ + CfSubBytesD(dn, *f));
+	*pn0 = (uint64) dn;
 }
 
 /*
- * A copy of cf with one more, empty, sub-filter of 2^log2 buckets appended
- * (palloc'd in the current context; cf is left as it is).  54000 when the
- * result would be over the size or sub-filter limit.
+ * A copy of cf with one more, empty, sub-filter of level level (N0 * 2^level
+ * buckets) appended (palloc'd in the current context; cf is left as it is).
+ * 54000 when the result would be over the size or sub-filter limit.
  */
 static CuckooFilter *
-CfAppendSub(const CuckooFilter *cf, int log2)
+CfAppendSub(const CuckooFilter *cf, int level)
 {
 	Size		oldsize = VARSIZE(cf);
 	uint32		nsub = BfGet32(cf->nsub);
-	double		dsize = (double) oldsize + (double) CF_SUBHDRSZ +
-		ceil((double) CF_BUCKET_SIZE * cf->fpbits * ldexp(1.0, log2) / 64.0) * 8.0 + 8.0;
+	double		dn = ldexp((double) CfN0(cf), level);
+	double		dsize = (double) oldsize + CfSubBytesD(dn, cf->fpbits);
 	CuckooFilter *r;
 	CfSubHeader *sh;
 
@@ -656,13 +709,16 @@ CfAppendSub(const CuckooFilter *cf, int log2)
 				 errmsg("cuckoofilter cannot chain more than %d sub-filters", CF_MAX_SUBFILTERS),
 				 errhint("Build the filter with a larger capacity.")));
 	BfCheckSize(CF_TYPNAME, dsize);
+	/* the size limit keeps every bucket count far below 2^32 */
+	Assert(level <= CF_MAX_LEVEL && dn <= (double) CF_MAX_BUCKETS);
 	r = palloc((Size) dsize);
 	memcpy(r, cf, oldsize);
 	memset((char *) r + oldsize, 0, (Size) dsize - oldsize);
 	SET_VARSIZE(r, (Size) dsize);
 	r->nsub = BfPut32(nsub + 1);
 	sh = (CfSubHeader *) ((char *) r + oldsize);
-	sh->log2buckets = (uint8) log2;
+	sh->level = (uint8) level;
+	sh->nbuckets = BfPut32((uint32) dn);
 	return r;
 }
 
@@ -734,7 +790,7 @@ CfSubStore(CuckooFilter *cf, const CfSub *s)
 
 	sh->victim_used = s->victim_used ? 1 : 0;
 	sh->victim_fp = BfPut32(s->victim_fp);
-	sh->victim_bucket = BfPut64(s->victim_bucket);
+	sh->victim_bucket = BfPut32((uint32) s->victim_bucket);
 	sh->count = BfPut64(s->count);
 }
 
@@ -751,7 +807,7 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 	int			f = cf->fpbits;
 	uint32		fmask = CfFpMask(f);
 	uint8	   *table = (uint8 *) cf + s->table_off;
-	uint64		i2 = CfAltIndex(i, fp, s->mask);
+	uint64		i2 = CfAltIndex(i, fp, s->nbuckets, s->level);
 	uint64		rng,
 				cur;
 	uint32		curfp = fp;
@@ -771,7 +827,7 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 		int			j = (int) (CfRandNext(&rng) >> 62);
 
 		curfp = CfSwapEntry(table, CfEntryBit(cur, j, f), fmask, curfp);
-		cur = CfAltIndex(cur, curfp, s->mask);
+		cur = CfAltIndex(cur, curfp, s->nbuckets, s->level);
 		if (CfBucketPut(table, cur, f, curfp))
 		{
 			CfSubStore(cf, s);
@@ -805,25 +861,42 @@ CfSubReplaceVictim(CuckooFilter *cf, CfSub *s)
 	CfSubInsert(cf, s, vb, vfp, false);
 }
 
-/* growlog2 value asking CfChainInsert for twice the largest sub-filter */
+/* growlevel value asking CfChainInsert for twice the largest sub-filter */
 #define CF_GROW_DOUBLE	(-2)
 
-static int	CfMaxLog2(const CuckooFilter *cf);
+/* fromlevel value saying that CfChainInsert's i is the hash's low 32 bits */
+#define CF_FROM_HASH	(-1)
+
+static int	CfMaxLevel(const CuckooFilter *cf);
 
 /*
- * Store a fingerprint in the chain.  Its buckets in a sub-filter of mask m
- * are (i & m) and the alternate; only sub-filters of at most maxlog2 bits
- * may take it.  The first such sub-filter with a free victim slot takes it
+ * The bucket in sub-filter s of a fingerprint given to CfChainInsert as i
+ * (the hash's low 32 bits, or a bucket at level fromlevel >= s->level)
+ */
+static inline uint64
+CfBucketIn(const CfSub *s, uint64 i, int fromlevel)
+{
+	if (fromlevel == CF_FROM_HASH)
+		return CfIndex(i, s->nbuckets);
+	return i >> (fromlevel - s->level);
+}
+
+/*
+ * Store a fingerprint in the chain.  With fromlevel = CF_FROM_HASH, i is the
+ * low 32 bits L of the element's hash and its first bucket in a sub-filter
+ * of N buckets is (L * N) >> 32; otherwise i is a bucket of a sub-filter of
+ * level fromlevel, it is bucket i >> (fromlevel - s) at level s, and only
+ * sub-filters of level s <= fromlevel may take it.  The first such sub-filter with a free victim slot takes it
  * (into the first free entry of its first, then its second bucket, else by
  * relocation), unless its pair already holds 2b copies: then nothing is
  * stored (CF_SATURATED; full sub-filters are not looked at, so an element
  * can have up to 2b copies in each sub-filter).  Without such a sub-filter, a
- * sub-filter of 2^growlog2 buckets is chained when growlog2 >= 0 (twice the
+ * sub-filter of level growlevel is chained when growlevel >= 0 (twice the
  * largest, or as large at the limits, for CF_GROW_DOUBLE) and *pcf
  * replaced, else CF_FULL is returned with the filter unchanged.
  */
 static CfInsertResult
-CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2)
+CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growlevel)
 {
 	CuckooFilter *cf = *pcf;
 	uint32		nsub = BfGet32(cf->nsub),
@@ -842,7 +915,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
-		if (s.log2 <= maxlog2 && !s.victim_used)
+		if ((fromlevel == CF_FROM_HASH || s.level <= fromlevel) && !s.victim_used)
 		{
 			target = s;
 			have_target = true;
@@ -851,8 +924,8 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 	}
 	if (have_target)
 	{
-		uint64		i1 = i & target.mask,
-					i2 = CfAltIndex(i1, fp, target.mask);
+		uint64		i1 = CfBucketIn(&target, i, fromlevel),
+					i2 = CfAltIndex(i1, fp, target.nbuckets, target.level);
 		uint32		zeros;
 		int			n = CfPairScan((const uint8 *) cf + target.table_off, i1, i2, f, fp, &zeros);
 
@@ -871,18 +944,18 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 	if (!have_target)
 	{
 		/* the loop went through the whole chain: off is its end */
-		if (growlog2 == CF_GROW_DOUBLE)
+		if (growlevel == CF_GROW_DOUBLE)
 		{
-			int			m = CfMaxLog2(cf);
+			int			m = CfMaxLevel(cf);
 
-			growlog2 = m;
-			if (m < CF_MAX_LOG2 &&
-				(double) VARSIZE(cf) + (double) CfSubBytes(m + 1, f) <= (double) BF_MAX_DATUM_SIZE)
-				growlog2 = m + 1;
+			growlevel = m;
+			if (m < CF_MAX_LEVEL &&
+				(double) VARSIZE(cf) + CfSubBytesD(ldexp((double) CfN0(cf), m + 1), f) <= (double) BF_MAX_DATUM_SIZE)
+				growlevel = m + 1;
 		}
-		if (growlog2 < 0)
+		if (growlevel < 0)
 			return CF_FULL;
-		cf = CfAppendSub(cf, growlog2);
+		cf = CfAppendSub(cf, growlevel);
 		*pcf = cf;
 		CfSubAt(cf, off, &target);
 	}
@@ -894,14 +967,14 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int maxlog2, int growlog2
 		CfSubStore(cf, &target);
 	}
 	else
-		CfSubInsert(cf, &target, i & target.mask, fp, have_target);
+		CfSubInsert(cf, &target, CfBucketIn(&target, i, fromlevel), fp, have_target);
 	cf->count = BfPut64(BfGet64(cf->count) + 1);
 	return CF_INSERTED;
 }
 
-/* Largest log2 bucket count in the chain */
+/* Largest level in the chain */
 static int
-CfMaxLog2(const CuckooFilter *cf)
+CfMaxLevel(const CuckooFilter *cf)
 {
 	uint32		nsub = BfGet32(cf->nsub),
 				k;
@@ -914,7 +987,7 @@ CfMaxLog2(const CuckooFilter *cf)
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
-		m = Max(m, s.log2);
+		m = Max(m, s.level);
 	}
 	return m;
 }
@@ -944,13 +1017,13 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 	{
 		CfSubHeader *sh = (CfSubHeader *) cf->data;
 
-		if (likely(!sh->victim_used && sh->log2buckets <= CF_MAX_LOG2))
+		if (likely(!sh->victim_used))
 		{
 			int			f = cf->fpbits;
 			uint32		fp = CfFingerprint(h, f);
-			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
-			uint64		i1 = h & mask;
-			uint64		i2 = CfAltIndex(i1, fp, mask);
+			uint64		n = BfGet32(sh->nbuckets);
+			uint64		i1 = CfIndex(h, n);
+			uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
 			uint8	   *table = (uint8 *) cf->data + CF_SUBHDRSZ;
 			uint32		zeros;
 
@@ -984,7 +1057,7 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 		}
 	}
 
-	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_MAX_LOG2,
+	r = CfChainInsert(pcf, h & UINT64CONST(0xFFFFFFFF), CfFingerprint(h, cf->fpbits), CF_FROM_HASH,
 					  grow ? CF_GROW_DOUBLE : -1);
 	if (r == CF_FULL)
 		ereport(ERROR,
@@ -1029,10 +1102,10 @@ CfRemoveHash(CuckooFilter *cf, uint64 h)
 
 		CfSubAt(cf, off, &s);
 		off += s.size;
-		i1 = h & s.mask;
-		i2 = CfAltIndex(i1, fp, s.mask);
+		i1 = CfIndex(h, s.nbuckets);
+		i2 = CfAltIndex(i1, fp, s.nbuckets, s.level);
 		n = CfSubPairCount((const char *) cf, &s, f, i1, i2, fp);
-		if (n > 0 && (!found || s.log2 > best.log2))
+		if (n > 0 && (!found || s.level > best.level))
 		{
 			best = s;
 			bestn = n;
@@ -1041,8 +1114,8 @@ CfRemoveHash(CuckooFilter *cf, uint64 h)
 	}
 	if (!found)
 		return false;
-	i1 = h & best.mask;
-	i2 = CfAltIndex(i1, fp, best.mask);
+	i1 = CfIndex(h, best.nbuckets);
+	i2 = CfAltIndex(i1, fp, best.nbuckets, best.level);
 	if (bestn >= CfSaturation(i1, i2))
 		return false;
 	if (best.victim_used && best.victim_fp == fp &&
@@ -1099,7 +1172,8 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 	uint32		nsub = BfGet32(head->nsub),
 				k;
 	Size		off = CF_HDRSZ;
-	uint64		total = 0;
+	uint64		total = 0,
+				n0 = 0;
 
 	for (k = 0; k < nsub; k++)
 	{
@@ -1113,18 +1187,18 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 		{
 			if (off > ref->total || ref->total - off < CF_SUBHDRSZ)
 				BfCorrupt(CF_TYPNAME, "The value ends inside sub-filter %u of %u.", k + 1, nsub);
-			CfDecodeSub((const CfSubHeader *) ((const char *) ref->full + off), off, ref->total, f, &s);
+			CfDecodeSub((const CfSubHeader *) ((const char *) ref->full + off), off, ref->total, f, &n0, &s);
 		}
 		else
 		{
 			CfSubHeader sh;
 
 			BfRefReadBytes(ref, off, CF_SUBHDRSZ, &sh);
-			CfDecodeSub(&sh, off, ref->total, f, &s);
+			CfDecodeSub(&sh, off, ref->total, f, &n0, &s);
 		}
 		off += s.size;
-		i1 = h & s.mask;
-		i2 = CfAltIndex(i1, fp, s.mask);
+		i1 = CfIndex(h, s.nbuckets);
+		i2 = CfAltIndex(i1, fp, s.nbuckets, s.level);
 		if (ref->full)
 			n = CfSubPairCount((const char *) ref->full, &s, f, i1, i2, fp);
 		else
@@ -1177,19 +1251,20 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 		const CfSubHeader *sh = (const CfSubHeader *) head->data;
 		int			f = head->fpbits;
 
-		if (sh->log2buckets <= CF_MAX_LOG2 &&
-			ref.total == CF_HDRSZ + CfSubBytes(sh->log2buckets, f))
+		uint64		nb = BfGet32(sh->nbuckets);
+
+		if (nb >= 1 && sh->level == 0 &&
+			ref.total == CF_HDRSZ + CfSubBytes(nb, f))
 		{
 			uint64		hv = BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(head->hdr.seed));
-			uint64		mask = (UINT64CONST(1) << sh->log2buckets) - 1;
 			uint32		fp = CfFingerprint(hv, f);
-			uint64		i1 = hv & mask;
-			uint64		i2 = CfAltIndex(i1, fp, mask);
+			uint64		i1 = CfIndex(hv, nb);
+			uint64		i2 = CfAltIndex(i1, fp, nb, 0);
 			uint32		zeros;
 			int			n = CfPairScan((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp, &zeros);
 
 			if (sh->victim_used && BfGet32(sh->victim_fp) == fp &&
-				(BfGet64(sh->victim_bucket) == i1 || BfGet64(sh->victim_bucket) == i2))
+				(BfGet32(sh->victim_bucket) == i1 || BfGet32(sh->victim_bucket) == i2))
 				n++;
 			return (uint64) n;
 		}
@@ -1203,18 +1278,24 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
  * ---------------------------------------------------------------------
  */
 
-/* Raise 22023 unless a and b have the same f, primary bucket count and seed */
+/*
+ * Raise 22023 unless a and b have the same f, base bucket count N0 and seed:
+ * a fingerprint can only move between tables of the same N0 (N0 * 2^s
+ * buckets), so filters of different N0 cannot be merged.
+ */
 static void
 CfCheckCompatible(const void *a_arg, const void *b_arg)
 {
 	const CuckooFilter *a = a_arg;
 	const CuckooFilter *b = b_arg;
-	const CfSubHeader *sa = (const CfSubHeader *) a->data;
-	const CfSubHeader *sb = (const CfSubHeader *) b->data;
 
-	if (a->fpbits != b->fpbits || sa->log2buckets != sb->log2buckets ||
+	if (a->fpbits != b->fpbits || CfN0(a) != CfN0(b) ||
 		a->hdr.seed != b->hdr.seed || a->hdr.hashalg != b->hdr.hashalg)
-		BfParamMismatch(CF_TYPNAME, CfParamString(a), CfParamString(b));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cuckoofilter filters have different parameters"),
+				 errdetail("Left filter has %s; right filter has %s.", CfParamString(a), CfParamString(b)),
+				 errhint("Only filters with the same base bucket count, fingerprint bits and seed can be combined or compared: build both with the same capacity and fpr (and seed).")));
 }
 
 /*
@@ -1249,10 +1330,10 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
 				uint32		fp = CfGetEntry(table, CfEntryBit(i, j, f), fmask);
 
 				if (fp != 0)
-					(void) CfChainInsert(pa, i, fp, s.log2, s.log2);
+					(void) CfChainInsert(pa, i, fp, s.level, s.level);
 			}
 		if (s.victim_used)
-			(void) CfChainInsert(pa, s.victim_bucket, s.victim_fp, s.log2, s.log2);
+			(void) CfChainInsert(pa, s.victim_bucket, s.victim_fp, s.level, s.level);
 	}
 	(*pa)->hdr.ninserts = BfPut64(BfAddSat64(BfGet64((*pa)->hdr.ninserts), BfGet64(b->hdr.ninserts)));
 }
@@ -1292,22 +1373,24 @@ CfEstimateFpr(const CuckooFilter *cf)
 static struct varlena *
 CfNewSized(int64 capacity, double fpr, uint64 seed)
 {
-	int			log2,
-				f;
+	uint64		n0;
+	int			f;
 
-	CfSizeFor(capacity, fpr, &log2, &f);
-	return (struct varlena *) CfNew(log2, f, seed);
+	CfSizeFor(capacity, fpr, &n0, &f);
+	return (struct varlena *) CfNew(n0, f, seed);
 }
 
 /* The sub-filter sizes of a text form, kept for CfTextDone */
 typedef struct CfTextSubs
 {
 	uint32		nsub;
-	int		   *log2s;
+	uint64	   *nbuckets;
 } CfTextSubs;
 
 /*
- * text_read op: "f=F b=4 buckets=N1,N2,... count=C".  The size the buckets
+ * text_read op: "f=F b=4 buckets=N0,N1,... count=C", the bucket counts of
+ * the sub-filters in chain order: the first is the base N0, every other
+ * N0 * 2^s for its level s.  The size the buckets
  * list describes is checked against the limit before the payload is
  * decoded; the list itself is checked against the sub-filter headers by
  * CfTextDone.
@@ -1323,7 +1406,7 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 				bi = -1;
 	char	   *p;
 	uint32		nsub = 0;
-	int		   *log2s;
+	uint64	   *nbs;
 	double		dsize = CF_HDRSZ;
 
 	f = BfTextGetUInt64(tf, "f", CF_MIN_FPBITS, CF_MAX_FPBITS);
@@ -1339,7 +1422,7 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 				 errdetail("Key \"buckets\" is missing."),
 				 errhint("The text form is as cuckoofilter output writes it.")));
 	tf->used[bi] = true;
-	log2s = palloc(sizeof(int) * (strlen(tf->values[bi]) / 2 + 1));
+	nbs = palloc(sizeof(uint64) * (strlen(tf->values[bi]) / 2 + 1));
 	p = tf->values[bi];
 	for (;;)
 	{
@@ -1348,17 +1431,17 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 
 		errno = 0;
 		n = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
-		if (*p < '0' || *p > '9' || errno != 0 || n < 1 ||
-			n > (UINT64CONST(1) << CF_MAX_LOG2) || (n & (n - 1)) != 0 ||
+		if (*p < '0' || *p > '9' || errno != 0 || n < 1 || n > CF_MAX_BUCKETS ||
+			(nsub > 0 && (n % nbs[0] != 0 || ((n / nbs[0]) & (n / nbs[0] - 1)) != 0)) ||
 			(*end != ',' && *end != '\0') || nsub >= CF_MAX_SUBFILTERS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s", CF_TYPNAME),
-					 errdetail("buckets must be a comma-separated list of at most %d powers of two between 1 and 2^%d, found \"%s\".",
-							   CF_MAX_SUBFILTERS, CF_MAX_LOG2, tf->values[bi]),
+					 errdetail("buckets must be a comma-separated list of at most %d bucket counts between 1 and " UINT64_FORMAT ", each the first times a power of two, found \"%s\".",
+							   CF_MAX_SUBFILTERS, CF_MAX_BUCKETS, tf->values[bi]),
 					 errhint("The text form is as cuckoofilter output writes it.")));
-		log2s[nsub] = CfLog2(n);
-		dsize += (double) CF_SUBHDRSZ + ceil((double) CF_BUCKET_SIZE * f * (double) n / 64.0) * 8.0 + 8.0;
+		nbs[nsub] = n;
+		dsize += CfSubBytesD((double) n, (int) f);
 		nsub++;
 		if (*end == '\0')
 			break;
@@ -1372,7 +1455,7 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 	cf->nsub = BfPut32(nsub);
 	cf->count = BfPut64(count);
 	subs->nsub = nsub;
-	subs->log2s = log2s;
+	subs->nbuckets = nbs;
 	*extra = subs;
 	return (Size) dsize - CF_HDRSZ;
 }
@@ -1390,10 +1473,11 @@ CfTextDone(const struct varlena *v, void *extra)
 	{
 		const CfSubHeader *sh = (const CfSubHeader *) ((const char *) cf + off);
 
-		if (sh->log2buckets != subs->log2s[k])
-			BfCorrupt(CF_TYPNAME, "Sub-filter %u has 2^%u buckets, but the buckets list says 2^%d.",
-					  k + 1, sh->log2buckets, subs->log2s[k]);
-		off += (Size) CfSubBytes(subs->log2s[k], cf->fpbits);
+		if (BfGet32(sh->nbuckets) != subs->nbuckets[k] ||
+			(subs->nbuckets[0] << sh->level) != subs->nbuckets[k])
+			BfCorrupt(CF_TYPNAME, "Sub-filter %u has %u buckets at level %u, but the buckets list says " UINT64_FORMAT " (base " UINT64_FORMAT ").",
+					  k + 1, BfGet32(sh->nbuckets), sh->level, subs->nbuckets[k], subs->nbuckets[0]);
+		off += (Size) CfSubBytes(subs->nbuckets[k], cf->fpbits);
 	}
 }
 
@@ -1541,7 +1625,7 @@ cuckoofilter_create(PG_FUNCTION_ARGS)
 	int32		f = PG_GETARG_INT32(1);
 
 	CfCheckParams(buckets, f);
-	PG_RETURN_POINTER(CfNew(CfLog2((uint64) buckets), f, (uint64) PG_GETARG_INT64(2)));
+	PG_RETURN_POINTER(CfNew((uint64) buckets, f, (uint64) PG_GETARG_INT64(2)));
 }
 
 /*
@@ -1776,11 +1860,11 @@ cuckoofilter_positions(PG_FUNCTION_ARGS)
 	bool		nulls[4] = {0};
 
 	CfSubAt(cf, CF_HDRSZ, &s);
-	i1 = h & s.mask;
+	i1 = CfIndex(h, s.nbuckets);
 	values[0] = Int64GetDatum((int64) h);
 	values[1] = Int64GetDatum((int64) fp);
 	values[2] = Int64GetDatum((int64) i1);
-	values[3] = Int64GetDatum((int64) CfAltIndex(i1, fp, s.mask));
+	values[3] = Int64GetDatum((int64) CfAltIndex(i1, fp, s.nbuckets, s.level));
 	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 4));
 }
 

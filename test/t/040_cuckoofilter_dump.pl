@@ -120,7 +120,7 @@ is($node->safe_psql('postgres', q{SELECT f = cuckoofilter_add(cuckoofilter_creat
 my $victim = $good;
 substr($victim, 37, 1) = "\x01";
 substr($victim, 40, 4) = pack('V', 9);
-substr($victim, 44, 8) = pack('Q<', 2);
+substr($victim, 48, 4) = pack('V', 2);
 substr($victim, 52, 8) = pack('Q<', 5);
 substr($victim, 28, 8) = pack('Q<', 5);
 write_copy_datum($f, $victim);
@@ -141,15 +141,17 @@ my @corruptions = (
 	[ 'no sub-filters', sub { substr($_[0], 24, 4) = pack('V', 0) }, qr/number of sub-filters 0 is outside/ ],
 	[ 'two sub-filters announced', sub { substr($_[0], 24, 4) = pack('V', 2) }, qr/ends inside sub-filter 2 of 2/ ],
 	[ 'header count', sub { substr($_[0], 28, 8) = pack('Q<', 3) }, qr/header count 3 is not the sum 4/ ],
-	[ 'sub-filter larger than the value', sub { substr($_[0], 36, 1) = "\x03" }, qr/past the end/ ],
-	[ 'sub-filter smaller than the value', sub { substr($_[0], 36, 1) = "\x01" }, qr/sub-filters end at byte/ ],
-	[ '2^40 buckets', sub { substr($_[0], 36, 1) = "\x28" }, qr/2\^40 buckets, more than 2\^32/ ],
+	[ 'sub-filter larger than the value', sub { substr($_[0], 44, 4) = pack('V', 8) }, qr/past the end/ ],
+	[ 'sub-filter smaller than the value', sub { substr($_[0], 44, 4) = pack('V', 2) }, qr/sub-filters end at byte/ ],
+	[ 'no buckets', sub { substr($_[0], 44, 4) = pack('V', 0) }, qr/has no buckets/ ],
+	[ 'level 40', sub { substr($_[0], 36, 1) = "\x28" }, qr/level 40, more than 31/ ],
+	[ 'first sub-filter at level 1', sub { substr($_[0], 36, 1) = "\x01" }, qr/first sub-filter has level 1, not 0/ ],
 	[ 'victim flag 2', sub { substr($_[0], 37, 1) = "\x02" }, qr/victim flag 2, not 0 or 1/ ],
 	[ 'sub-filter reserved field', sub { substr($_[0], 38, 1) = "\x01" }, qr/non-zero reserved field/ ],
 	[ 'unused victim with a fingerprint', sub { substr($_[0], 40, 4) = pack('V', 9) }, qr/unused victim slot that is not zero/ ],
 	[ 'victim fingerprint 0', sub { substr($_[0], 40, 4) = pack('V', 0) }, qr/victim fingerprint 0 outside 1..255/, 1 ],
 	[ 'victim fingerprint 256', sub { substr($_[0], 40, 4) = pack('V', 256) }, qr/victim fingerprint 256 outside 1..255/, 1 ],
-	[ 'victim bucket 4 of 4', sub { substr($_[0], 44, 8) = pack('Q<', 4) }, qr/victim bucket 4 of 4/, 1 ],
+	[ 'victim bucket 4 of 4', sub { substr($_[0], 48, 4) = pack('V', 4) }, qr/victim bucket 4 of 4/, 1 ],
 	[ 'sub-filter count too large', sub { substr($_[0], 52, 8) = pack('Q<', 17); substr($_[0], 28, 8) = pack('Q<', 17) }, qr/count 17, impossible/ ],
 	[ 'sub-filter count not the entries', sub { substr($_[0], 52, 8) = pack('Q<', 5); substr($_[0], 28, 8) = pack('Q<', 5) }, qr/holds 4 fingerprints, but its count is 5/ ],
 	[ 'padding byte', sub { substr($_[0], -1) = "\x01" }, qr/padding byte that is not zero/ ],
