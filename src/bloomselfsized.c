@@ -262,6 +262,21 @@ BloomSsBuild(const BloomSs *src, const BloomMember **pieces, int npieces)
 	return ss;
 }
 
+/* The last member of a datum, or NULL (a walk: no allocation on the per-row paths) */
+static BloomMember *
+BloomSsLast(const BloomSs *ss)
+{
+	uint32		n = BfGet32(ss->nmembers),
+				j;
+	BloomMember *mb = BloomSsFirst(ss);
+
+	if (n == 0)
+		return NULL;
+	for (j = 1; j < n; j++)
+		mb = BloomSsNext(mb);
+	return mb;
+}
+
 /* The members of a datum as an array of pointers (palloc'd, *n of them) */
 static const BloomMember **
 BloomSsPieces(const BloomSs *ss, int extra, int *n)
@@ -479,11 +494,24 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 {
 	BloomSs    *ss = (BloomSs *) v;
 	int			n;
-	const BloomMember **pieces = BloomSsPieces(ss, 1, &n);
-	BloomMember *last = n > 0 ? (BloomMember *) pieces[n - 1] : NULL;
+	const BloomMember **pieces;
+	BloomMember *last = BloomSsLast(ss);
 	BloomMember *fresh = NULL;
 	BloomMember *sealed = NULL;
 	uint64		le = BfPut64(h);
+
+	/* room in the last list (chains longer than one): append in place */
+	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES &&
+		BfGet64(last->count) < BfGet64(last->capacity))
+	{
+		uint64		count = BfGet64(last->count);
+
+		memcpy(last->payload + count * 8, &le, 8);
+		last->count = BfPut64(count + 1);
+		ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
+		return v;
+	}
+	pieces = BloomSsPieces(ss, 1, &n);
 
 	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES &&
 		BfGet64(last->count) == BfGet64(last->capacity) &&
@@ -530,7 +558,7 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 	}
 	else
 	{
-		/* room in the last list: append in place (chains longer than one) */
+		/* room after the de-duplication: append in place */
 		uint64		count = BfGet64(last->count);
 
 		memcpy(last->payload + count * 8, &le, 8);
@@ -580,24 +608,21 @@ BloomSsAdd(struct varlena *v, uint64 h)
 	BloomSs    *ss = (BloomSs *) v;
 	int			n,
 				j;
-	const BloomMember **pieces = BloomSsPieces(ss, 1, &n);
-	BloomMember *last = n > 0 ? (BloomMember *) pieces[n - 1] : NULL;
+	const BloomMember **pieces;
+	BloomMember *last = BloomSsLast(ss);
 	BloomMember *fresh;
 	int64		capacity;
 
 	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES)
-	{
-		pfree(pieces);
 		return BloomSsAggAdd(v, h);
-	}
 	ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
 	if (last != NULL && BfGet64(last->count) < BfGet64(last->capacity))
 	{
 		if (BloomBitsSetHash(last->payload, BfGet64(last->m), BfGet32(last->k), h))
 			last->count = BfPut64(BfGet64(last->count) + 1);
-		pfree(pieces);
 		return v;
 	}
+	pieces = BloomSsPieces(ss, 1, &n);
 	for (j = 0; j < n; j++)
 		if (BloomSsMemberTest(pieces[j], h))
 		{
