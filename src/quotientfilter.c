@@ -2063,7 +2063,7 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot resize a quotientfilter of %d members", QfNMembers(qf)),
 				 errdetail("A grown filter is a chain of tables with fingerprints of different lengths; each has the size its growth gave it."),
-				 errhint("Resize a filter of one table (quotientfilter_info shows members through the text form), or rebuild it with a larger capacity.")));
+				 errhint("Only a filter of one table can be resized (the text form shows members=N); rebuild this one with a larger capacity instead.")));
 	if (q < QF_MIN_Q)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
