@@ -150,7 +150,10 @@ SELECT quotientfilter_resize(f, 9) FROM big;
 \echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_resize(f, 0) FROM big;
 \echo :LAST_ERROR_SQLSTATE
-SELECT quotientfilter_resize(f, 20) FROM big;
+SELECT quotientfilter_resize(f, 21) FROM big;
+\echo :LAST_ERROR_SQLSTATE
+-- a filter that has grown into several members is not resized (22023)
+SELECT quotientfilter_resize(quotientfilter_agg(i, 100, 0.01), 12) FROM generate_series(1, 1000) i;
 \echo :LAST_ERROR_SQLSTATE
 
 -- ---------------------------------------------------------------------
@@ -183,11 +186,17 @@ FROM halves;
 SELECT quotientfilter_union_agg(f) = (SELECT whole FROM halves) AS union_agg
 FROM (SELECT a AS f FROM halves UNION ALL SELECT b FROM halves UNION ALL SELECT NULL) t;
 SELECT quotientfilter_union_agg(f) IS NULL AS union_agg_no_rows FROM (SELECT NULL::quotientfilter AS f WHERE false) t;
-SELECT quotientfilter_empty(100, 0.01) | quotientfilter_empty(100, 0.0001);
+-- two fixed filters need the same p
+SELECT quotientfilter_create(7, 7) | quotientfilter_create(7, 13);
 \echo :LAST_ERROR_SQLSTATE
+-- growing filters of different p are chained: every element is kept
+SELECT quotientfilter_cardinality(f) AS n, substring(f::text from 'members=\d+') AS members,
+	(SELECT count(*) FROM generate_series(1, 300) x WHERE NOT f @> x) AS false_negatives
+FROM (SELECT quotientfilter_add(quotientfilter_empty(100, 0.01), array(SELECT generate_series(1, 150)))
+	| quotientfilter_add(quotientfilter_empty(100, 0.0001), array(SELECT generate_series(151, 300))) AS f) t;
 SELECT quotientfilter_empty(100) | quotientfilter_empty(100, 0.01, 1);
 \echo :LAST_ERROR_SQLSTATE
-SELECT quotientfilter_union_agg(f) FROM (VALUES (quotientfilter_empty(100)), (quotientfilter_empty(1000))) t(f);
+SELECT quotientfilter_union_agg(f) FROM (VALUES (quotientfilter_create(7, 7)), (quotientfilter_create(11, 6))) t(f);
 \echo :LAST_ERROR_SQLSTATE
 
 -- ---------------------------------------------------------------------
@@ -199,13 +208,20 @@ SELECT i.q, i.r, i.entries FROM (SELECT quotientfilter_agg(x, 5000, 0.001) AS f 
 	quotientfilter_info(s.f) i;
 SELECT quotientfilter_agg(x, 100, 0.01) = quotientfilter_add(quotientfilter_empty(100, 0.01), ARRAY[1, 2, 3]) AS agg_equals_add
 FROM unnest(ARRAY[1, NULL, 2, 3]) x;
--- an aggregate grows when its input is larger than its capacity, while
--- remainder bits are left: here p = 14, from q = 7 up to q = 13
+-- an aggregate grows past its capacity by members of 16 times the slots
+-- and one more remainder bit each: q = 7, 11, 15 (info shows the newest)
 SELECT i.q, i.r, i.entries, i.load_factor, round(i.estimated_fpr::numeric, 4) AS estimated_fpr,
+	substring(f::text from 'members=\d+') AS members,
 	(SELECT count(*) FROM generate_series(1, 5000) x WHERE NOT f @> x) AS false_negatives
 FROM (SELECT quotientfilter_agg(x, 100, 0.01) AS f FROM generate_series(1, 5000) x) s, quotientfilter_info(s.f) i;
--- beyond 2^p slots' worth of entries it cannot grow any more
-SELECT quotientfilter_agg(x, 100, 0.01) FROM generate_series(1, 9000) x;
+-- where a fixed filter of the same p would be full (54000), it keeps growing
+SELECT quotientfilter_cardinality(quotientfilter_agg(x, 100, 0.01)) FROM generate_series(1, 20000) x;
+-- functions of one table refuse a chain (0A000)
+SELECT quotientfilter_fingerprints(quotientfilter_agg(x, 100, 0.01)) FROM generate_series(1, 1000) x LIMIT 1;
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM (SELECT quotientfilter_agg(x, 100, 0.01) AS f FROM generate_series(1, 1000) x) s, quotientfilter_slots(s.f);
+\echo :LAST_ERROR_SQLSTATE
+SELECT quotientfilter_add_fingerprint(quotientfilter_agg(x, 100, 0.01), 1) FROM generate_series(1, 1000) x;
 \echo :LAST_ERROR_SQLSTATE
 SELECT (quotientfilter_info(quotientfilter_agg(x))).q = (quotientfilter_info(quotientfilter_empty(100000, 0.01))).q AS default_q
 FROM generate_series(1, 10) x;

@@ -16,7 +16,10 @@ CREATE FUNCTION pg_temp.fp(k bigint, p int, seed bigint) RETURNS bigint
 
 DO $$
 DECLARE
-	f quotientfilter := quotientfilter_empty(20000, 0.0001, 77);
+	-- one fixed table (quotientfilter_create) that grows by moving remainder
+	-- bits to the quotient: q = 15, r = 13, what quotientfilter_empty(20000,
+	-- 0.0001) gave before filters grew by members
+	f quotientfilter := quotientfilter_create(15, 13, 77);
 	g quotientfilter;
 	info record;
 	batch bigint[];
@@ -61,9 +64,9 @@ BEGIN
 			f := quotientfilter_resize(f, newq);
 		ELSE
 			-- a filter of 15000 new keys, grown from a smaller q, with the same
-			-- fingerprint length (capacity / fpr equal to the main filter's), merged in
+			-- fingerprint length (p = 28), merged in
 			batch := array(SELECT generate_series(next_key, next_key + 14999));
-			g := quotientfilter_add(quotientfilter_empty(5000, 0.0001 / 4, 77), batch);
+			g := quotientfilter_add(quotientfilter_create(13, 15, 77), batch);
 			next_key := next_key + 15000;
 			f := f | g;
 			INSERT INTO truth SELECT unnest(batch);
@@ -98,7 +101,7 @@ FROM (
 	UNION ALL
 	SELECT '100k at 0.1%', quotientfilter_agg(i, 100000, 0.001), 0.001 FROM generate_series(1, 100000) i
 	UNION ALL
-	SELECT '100k in a filter for 25k at 1% (grown twice)', quotientfilter_agg(i, 25000, 0.01), NULL FROM generate_series(1, 100000) i
+	SELECT '100k in a filter for 25k at 1% (grown by members)', quotientfilter_agg(i, 25000, 0.01), NULL FROM generate_series(1, 100000) i
 ) t;
 SELECT label, (quotientfilter_info(f)).q, (quotientfilter_info(f)).r,
 	round(predicted::numeric, 5) AS predicted,
@@ -108,3 +111,64 @@ SELECT label, (quotientfilter_info(f)).q, (quotientfilter_info(f)).r,
 FROM fpr, LATERAL (SELECT count(*)::float8 / 1000000 AS measured
 	FROM generate_series(100000001, 101000000) x WHERE f @> x) m
 ORDER BY label;
+
+-- ---------------------------------------------------------------------
+-- Unbounded growth by members (issue 11): 1000x past the requested
+-- capacity, the measured rate stays within 2x the target, no false negatives
+-- ---------------------------------------------------------------------
+CREATE TEMP TABLE grown AS SELECT quotientfilter_agg(i, 1000, 0.01) AS f FROM generate_series(1, 1000000) i;
+SELECT substring(f::text from 'members=\d+') AS members, quotientfilter_cardinality(f) AS entries,
+	quotientfilter_fpr(f) <= 0.02 AS predicted_within_2x
+FROM grown;
+SELECT (SELECT count(*) FROM generate_series(1, 1000000) i WHERE NOT f @> i) AS false_negatives,
+	measured <= 2 * 0.01 AS measured_within_2x_target,
+	measured / quotientfilter_fpr(f) BETWEEN 0.8 AND 1.25 AS measured_near_predicted
+FROM grown, LATERAL (SELECT count(*)::float8 / 1000000 AS measured
+	FROM generate_series(100000001, 101000000) x WHERE f @> x) m;
+-- text and binary round trips of a chain (full validation)
+SELECT f::text::quotientfilter = f AS text_round_trip,
+	quotientfilter_send(f::text::quotientfilter) = quotientfilter_send(f) AS text_same_bytes
+FROM grown;
+CREATE TEMP TABLE grown_copy (f quotientfilter);
+COPY grown TO '/tmp/quotientfilter_volume_chain.bin' (FORMAT binary);
+COPY grown_copy FROM '/tmp/quotientfilter_volume_chain.bin' (FORMAT binary);
+SELECT quotientfilter_send(c.f) = quotientfilter_send(g.f) AS binary_round_trip FROM grown g, grown_copy c;
+
+-- the same through quotientfilter_add on quotientfilter_empty(1000, 0.01),
+-- in arrays of 10k keys, up to 100k; then removes of every key
+CREATE TEMP TABLE chain_steps (keys int, members text, entries bigint, false_negatives bigint);
+DO $$
+DECLARE
+	f quotientfilter := quotientfilter_empty(1000, 0.01);
+	n int;
+BEGIN
+	FOR n IN 1 .. 10 LOOP
+		f := quotientfilter_add(f, array(SELECT generate_series((n - 1) * 10000 + 1, n * 10000)));
+		INSERT INTO chain_steps SELECT n * 10000, substring(f::text from 'members=\d+'), quotientfilter_cardinality(f),
+			(SELECT count(*) FROM generate_series(1, n * 10000) i WHERE NOT f @> i);
+	END LOOP;
+	CREATE TEMP TABLE added AS SELECT f;
+	-- remove the odd keys: the even ones stay, the count follows
+	f := quotientfilter_remove(f, array(SELECT generate_series(1, 100000, 2)));
+	INSERT INTO chain_steps SELECT -50000, substring(f::text from 'members=\d+'), quotientfilter_cardinality(f),
+		(SELECT count(*) FROM generate_series(2, 100000, 2) i WHERE NOT f @> i);
+	f := quotientfilter_remove(f, array(SELECT generate_series(2, 100000, 2)));
+	INSERT INTO chain_steps SELECT -100000, substring(f::text from 'members=\d+'), quotientfilter_cardinality(f), 0;
+END $$;
+SELECT * FROM chain_steps;
+SELECT measured <= 2 * 0.01 AS add_loop_measured_within_2x_target
+FROM added, LATERAL (SELECT count(*)::float8 / 1000000 AS measured
+	FROM generate_series(100000001, 101000000) x WHERE f @> x) m;
+-- the aggregate and the add loop grow alike
+SELECT substring(a.f::text from 'members=\d+') = substring(g.f::text from 'members=\d+') AS same_members,
+	(quotientfilter_info(a.f)).q = (quotientfilter_info(g.f)).q AS same_newest_q
+FROM added a, (SELECT quotientfilter_agg(i, 1000, 0.01) AS f FROM generate_series(1, 100000) i) g;
+
+-- a union of two chains holds every element of both; its rate is at most the
+-- sum of the two sides' rates (a union of two full filters is not within 2x)
+SELECT quotientfilter_cardinality(u) AS entries, substring(u::text from 'members=\d+') AS members,
+	(SELECT count(*) FROM generate_series(1, 200000) i WHERE NOT u @> i) AS false_negatives,
+	quotientfilter_fpr(u) <= quotientfilter_fpr(a) + quotientfilter_fpr(b) AS rate_at_most_sum_of_sides
+FROM (SELECT a, b, a | b AS u FROM
+	(SELECT quotientfilter_agg(i, 1000, 0.01) AS a FROM generate_series(1, 100000) i) x,
+	(SELECT quotientfilter_agg(i, 1000, 0.01) AS b FROM generate_series(100001, 200000) i) y OFFSET 0) t;

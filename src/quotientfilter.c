@@ -5,8 +5,9 @@
  *		bits is_occupied, is_continuation and is_shifted.
  *
  * Layout (doc/design.md): the common 24-byte header, q (uint8), r (uint8),
- * a reserved uint16 and uint32 (0), the number of stored fingerprints
- * (uint64 LE), then ceil(2^q * (r + 3) / 64) * 8 bytes of slots.  Slot i
+ * the member count (uint16 LE: 0 for a fixed filter) and a reserved uint32
+ * (0), the number of stored fingerprints (uint64 LE), then
+ * ceil(2^q * (r + 3) / 64) * 8 bytes of slots.  Slot i
  * is the (r + 3)-bit field at bit offset i * (r + 3) of the payload, where
  * payload bit b is bit (b % 8) of byte b / 8 (little-endian bit order).
  * Within a slot, bit 0 is is_occupied, bit 1 is_continuation, bit 2
@@ -19,6 +20,22 @@
  * remainder the low r bits.  The filter stores a multiset of fingerprints:
  * a fingerprint added twice is stored twice and needs two removes (this is
  * what makes removing an added element always safe, doc/design.md).
+ *
+ * Fixed and growing filters.  quotientfilter_create(q, r) makes a fixed
+ * filter (member count 0): one table that grows by moving a remainder bit
+ * to the quotient (p fixed) and refuses with 54000 once r = 1.
+ * quotientfilter_empty and the aggregates make growing filters (member
+ * count >= 1): a chain of member tables, each a complete quotient filter
+ * with its own q, r and entry count; member 0 is the table above and each
+ * further member follows the previous one's slots as a 16-byte header (q,
+ * r, reserved uint16 and uint32, entry count) and its slots.  Adds go to
+ * the newest member; when it would pass load 0.9 a member of q + 4 and
+ * r + 1 is appended, so member j's rate at its growth point is at most
+ * fpr / 2^j and the sum stays below 2 fpr.  A probe looks in every member
+ * (member j's fingerprint is the top q_j + r_j bits of the same hash), a
+ * remove takes one copy from the newest member holding it, the cardinality
+ * is the sum of the members' entries.  Unions merge members of equal p
+ * and keep the others as members.
  */
 #include "bloomfilter.h"
 
@@ -88,13 +105,26 @@ typedef struct QuotientFilter
 	BfHeader	hdr;			/* common header, 24 bytes */
 	uint8		q;				/* quotient bits: 2^q slots */
 	uint8		r;				/* remainder bits */
-	uint16		reserved1;		/* 0 */
+	uint16		members;		/* LE: 0 fixed, else member tables (chain) */
 	uint32		reserved2;		/* 0 */
 	uint64		nentries;		/* LE: stored fingerprints */
 	uint8		slots[FLEXIBLE_ARRAY_MEMBER];
 } QuotientFilter;
 
 #define QF_HDRSZ	offsetof(QuotientFilter, slots)
+
+/*
+ * A growing filter (members >= 1) is a chain of member tables.  Member 0
+ * is described by the 40-byte header; each further member follows the
+ * previous one's slots as a 16-byte header (q, r, reserved uint16 and
+ * uint32, entry count) and its slots.  A member is handled through a
+ * QuotientFilter pointer placed 24 bytes before its q, so that q, r,
+ * nentries and slots line up (the common header fields of such a view are
+ * not the member's and are never read).
+ */
+#define QF_MEMBER_HDRSZ		16
+#define QF_VIEW_OFFSET		24
+#define QF_MAX_MEMBERS		64
 
 StaticAssertDecl(offsetof(QuotientFilter, slots) == 40, "quotientfilter header must be 40 bytes");
 
@@ -333,21 +363,27 @@ QfMaxEntries(int q)
  * q and r for capacity elements at false-positive rate fpr.  The smallest
  * q with capacity <= QF_MAX_LOAD * 2^q, and the smallest fingerprint length
  * p with capacity / 2^p <= fpr (the false-positive rate of n distinct
- * fingerprints is n / 2^p), r = p - q, at least 1.
+ * fingerprints is n / 2^p), r = p - q, at least 1.  With at_max_load,
+ * p is chosen for the entries at the maximum load instead of capacity (the
+ * first member of a growing filter, whose rate must stay within fpr until
+ * the next member takes over).
  */
 static void
-QfSizeFor(int64 capacity, double fpr, int *q, int *r)
+QfSizeFor(int64 capacity, double fpr, bool at_max_load, int *q, int *r)
 {
 	int			qq = QF_MIN_Q,
 				p = 1;
+	double		n = (double) capacity;
 
 	BfCheckCapacityFpr(capacity, fpr);
 	while (qq < QF_MAX_Q && QF_MAX_LOAD * ldexp(1.0, qq) < (double) capacity)
 		qq++;
 	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(qq, QF_MIN_R));
-	while (p < QF_MAX_P && (double) capacity > fpr * ldexp(1.0, p))
+	if (at_max_load)
+		n = Max(n, (double) QfMaxEntries(qq));
+	while (p < QF_MAX_P && n > fpr * ldexp(1.0, p))
 		p++;
-	if ((double) capacity > fpr * ldexp(1.0, p))
+	if (n > fpr * ldexp(1.0, p))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false-positive rate %g is too small for %d-bit fingerprints", fpr, QF_MAX_P),
@@ -374,28 +410,139 @@ QfParamString(const QuotientFilter *qf)
 					qf->q, qf->r, qf->q + qf->r, (int64) BfGet64(qf->hdr.seed));
 }
 
+/* The stored members field: 0 for a fixed filter, else the member count */
+static inline int
+QfMembersField(const QuotientFilter *qf)
+{
+	const uint8 *b = (const uint8 *) &qf->members;
+
+	return b[0] | (b[1] << 8);
+}
+
+/* Store the members field (little-endian) */
+static inline void
+QfSetMembersField(QuotientFilter *qf, int n)
+{
+	uint8	   *b = (uint8 *) &qf->members;
+
+	b[0] = (uint8) (n & 0xff);
+	b[1] = (uint8) (n >> 8);
+}
+
+/* Whether a filter grows by members (made by _empty or an aggregate) */
+static inline bool
+QfGrows(const QuotientFilter *qf)
+{
+	return QfMembersField(qf) > 0;
+}
+
+/* Number of member tables: 1 for a fixed filter */
+static inline int
+QfNMembers(const QuotientFilter *qf)
+{
+	return Max(QfMembersField(qf), 1);
+}
+
+/* The view of the member following member view m */
+static inline QuotientFilter *
+QfNextMember(const QuotientFilter *m)
+{
+	return (QuotientFilter *) ((char *) m + QF_MEMBER_HDRSZ + QfPayloadSize(m->q, m->r));
+}
+
+/* The view of member j (0 is the filter itself); the value must be checked */
+static QuotientFilter *
+QfMember(const QuotientFilter *qf, int j)
+{
+	QuotientFilter *m = (QuotientFilter *) qf;
+
+	while (j-- > 0)
+		m = QfNextMember(m);
+	return m;
+}
+
+/* Entries of all members */
+static uint64
+QfTotalEntries(const QuotientFilter *qf)
+{
+	int			n = QfNMembers(qf),
+				j;
+	const QuotientFilter *m = qf;
+	uint64		total = 0;
+
+	for (j = 0; j < n; j++)
+	{
+		if (j > 0)
+			m = QfNextMember(m);
+		total += QfEntries(m);
+	}
+	return total;
+}
+
+/* Check one member's parameters and entry count (22P02) */
+static void
+QfCheckMember(const QuotientFilter *m, int j)
+{
+	if (m->q < QF_MIN_Q || m->q > QF_MAX_Q)
+		BfCorrupt(QF_TYPNAME, "q = %u of member %d is out of range.", m->q, j);
+	if (m->r < QF_MIN_R || m->r > QF_MAX_R || m->q + m->r > QF_MAX_P)
+		BfCorrupt(QF_TYPNAME, "r = %u of member %d is out of range for q = %u.", m->r, j, m->q);
+	if ((j > 0 && m->members != 0) || m->reserved2 != 0)
+		BfCorrupt(QF_TYPNAME, "The reserved fields of member %d are not zero.", j);
+	if (QfEntries(m) > (UINT64CONST(1) << m->q))
+		BfCorrupt(QF_TYPNAME, "The entry count " UINT64_FORMAT " of member %d exceeds its %llu slots.",
+				  QfEntries(m), j, (unsigned long long) (UINT64CONST(1) << m->q));
+}
+
 /*
  * Cheap structural check run on every datum a function receives: header,
  * parameter ranges, a size that matches q and r, and a plausible entry
- * count.  Input functions add the full check of the slots (QfValidate).
+ * count; for a chain of several members, each member's header in turn and
+ * a size that matches them all.  Input functions add the full check of the
+ * slots (QfValidate).
  */
 static void
 QfCheck(const void *qf_arg, Size size)
 {
 	const QuotientFilter *qf = qf_arg;
+	int			n,
+				j;
+	Size		off;
+
 	BfValidateHeader(QF_TYPNAME, (const struct varlena *) qf, BF_KIND_QUOTIENTFILTER, QF_HDRSZ);
-	if (qf->q < QF_MIN_Q || qf->q > QF_MAX_Q)
-		BfCorrupt(QF_TYPNAME, "q = %u is out of range.", qf->q);
-	if (qf->r < QF_MIN_R || qf->r > QF_MAX_R || qf->q + qf->r > QF_MAX_P)
-		BfCorrupt(QF_TYPNAME, "r = %u is out of range for q = %u.", qf->r, qf->q);
-	if (qf->reserved1 != 0 || qf->reserved2 != 0)
-		BfCorrupt(QF_TYPNAME, "The reserved header fields are not zero.");
-	if (size != QF_HDRSZ + QfPayloadSize(qf->q, qf->r))
-		BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but q = %u and r = %u need %zu.",
-				  size, qf->q, qf->r, QF_HDRSZ + QfPayloadSize(qf->q, qf->r));
-	if (QfEntries(qf) > (UINT64CONST(1) << qf->q))
-		BfCorrupt(QF_TYPNAME, "The entry count " UINT64_FORMAT " exceeds the %llu slots.",
-				  QfEntries(qf), (unsigned long long) (UINT64CONST(1) << qf->q));
+	n = QfMembersField(qf);
+	if (n > QF_MAX_MEMBERS)
+		BfCorrupt(QF_TYPNAME, "The member count %d is more than %d.", n, QF_MAX_MEMBERS);
+	if (n <= 1)
+	{
+		if (qf->q < QF_MIN_Q || qf->q > QF_MAX_Q)
+			BfCorrupt(QF_TYPNAME, "q = %u is out of range.", qf->q);
+		if (qf->r < QF_MIN_R || qf->r > QF_MAX_R || qf->q + qf->r > QF_MAX_P)
+			BfCorrupt(QF_TYPNAME, "r = %u is out of range for q = %u.", qf->r, qf->q);
+		if (qf->reserved2 != 0)
+			BfCorrupt(QF_TYPNAME, "The reserved header fields are not zero.");
+		if (size != QF_HDRSZ + QfPayloadSize(qf->q, qf->r))
+			BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but q = %u and r = %u need %zu.",
+					  size, qf->q, qf->r, QF_HDRSZ + QfPayloadSize(qf->q, qf->r));
+		if (QfEntries(qf) > (UINT64CONST(1) << qf->q))
+			BfCorrupt(QF_TYPNAME, "The entry count " UINT64_FORMAT " exceeds the %llu slots.",
+					  QfEntries(qf), (unsigned long long) (UINT64CONST(1) << qf->q));
+		return;
+	}
+	off = QF_VIEW_OFFSET;		/* member j's header starts at off */
+	for (j = 0; j < n; j++)
+	{
+		const QuotientFilter *m = (const QuotientFilter *) ((const char *) qf + off - QF_VIEW_OFFSET);
+
+		if (off + QF_MEMBER_HDRSZ > size)
+			BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, too short for member %d.", size, j);
+		QfCheckMember(m, j);
+		off += QF_MEMBER_HDRSZ + QfPayloadSize(m->q, m->r);
+		if (off > size)
+			BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, too short for the slots of member %d.", size, j);
+	}
+	if (off != size)
+		BfCorrupt(QF_TYPNAME, "The value is %zu bytes long, but its %d members need %zu.", size, n, off);
 }
 
 /* The first slot that is empty or holds an element in its canonical slot */
@@ -422,12 +569,11 @@ QfWalkStart(const QfTable *t, uint64 *start)
  * shifted exactly when it is not in that quotient's slot; continuations
  * follow an element, are shifted and keep the run sorted; an empty slot
  * has no remainder bits and no quotient waiting for a run; and the
- * elements counted match the header.
+ * elements counted match the header.  qf is one member's view.
  */
 static void
-QfValidate(const void *qf_arg)
+QfValidateMember(const QuotientFilter *qf)
 {
-	const QuotientFilter *qf = qf_arg;
 	QfTable		t;
 	uint64		start,
 				step,
@@ -440,7 +586,6 @@ QfValidate(const void *qf_arg)
 				total_bits,
 				b;
 
-	QfCheck(qf, VARSIZE(qf));
 	QfOpen(&t, qf);
 
 	/* padding bits beyond the last slot */
@@ -503,6 +648,20 @@ QfValidate(const void *qf_arg)
 	if (count != QfEntries(qf))
 		BfCorrupt(QF_TYPNAME, "The header says " UINT64_FORMAT " entries, but the slots hold " UINT64_FORMAT ".",
 				  QfEntries(qf), count);
+}
+
+/* Full check of a value from outside: the structure, then every member */
+static void
+QfValidate(const void *qf_arg)
+{
+	const QuotientFilter *qf = qf_arg;
+	int			n,
+				j;
+
+	QfCheck(qf, VARSIZE(qf));
+	n = QfNMembers(qf);
+	for (j = 0; j < n; j++)
+		QfValidateMember(QfMember(qf, j));
 }
 
 /* ---------------------------------------------------------------------
@@ -937,6 +1096,7 @@ QfRebuild(const QuotientFilter *qf, int newq)
 	uint64		f;
 
 	res->hdr.ninserts = qf->hdr.ninserts;
+	res->members = qf->members;
 	QfOpen(&t, qf);
 	QfIterInit(&it, &t);
 	QfBuilderInit(&b, res);
@@ -1003,13 +1163,76 @@ QfAddFingerprint(QuotientFilter *qf, uint64 f)
 	return qf;
 }
 
+/*
+ * A copy of chain qf with a new empty member of 2^q slots and r-bit
+ * remainders appended; 54000 if the chain cannot take another member.
+ */
+static QuotientFilter *
+QfAppendMember(const QuotientFilter *qf, int q, int r)
+{
+	Size		oldsize = VARSIZE(qf);
+	int			n = QfNMembers(qf);
+	QuotientFilter *res,
+			   *m;
+	double		newsize;
+
+	if (r > QF_MAX_R)
+		r = QF_MAX_R;
+	if (q + r > QF_MAX_P)
+		r = QF_MAX_P - q;
+	newsize = (double) oldsize + QF_MEMBER_HDRSZ + (q <= QF_MAX_Q ? QfPayloadSizeD(q, Max(r, 1)) : 0.0);
+	if (n >= QF_MAX_MEMBERS || q > QF_MAX_Q || r < QF_MIN_R ||
+		!(newsize <= (double) BF_MAX_DATUM_SIZE))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("quotient filter is full"),
+				 errdetail("The filter has %d members holding " UINT64_FORMAT " entries; a new member of 2^%d slots would make it %.0f bytes, more than the maximum of %zu.",
+						   n, QfTotalEntries(qf), q, newsize, BF_MAX_DATUM_SIZE),
+				 errhint("Split the data over several filters, or build the filter with a larger capacity so that its members are larger.")));
+	res = palloc0((Size) newsize);
+	memcpy(res, qf, oldsize);
+	SET_VARSIZE(res, (Size) newsize);
+	m = (QuotientFilter *) ((char *) res + oldsize - QF_VIEW_OFFSET);
+	m->q = (uint8) q;
+	m->r = (uint8) r;
+	QfSetMembersField(res, n + 1);
+	return res;
+}
+
+/*
+ * Add a 64-bit hash: a fixed filter takes its top p bits (growing by a
+ * remainder bit when full); a chain adds to its newest member, first
+ * appending a member of 16 times the slots and one more remainder bit when
+ * the newest would pass the maximum load.  Returns the (new) filter.
+ */
+static QuotientFilter *
+QfAddHash(QuotientFilter *qf, uint64 hash)
+{
+	QuotientFilter *m;
+	QfTable		t;
+	uint64		f;
+
+	if (!QfGrows(qf))
+		return QfAddFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
+	m = QfMember(qf, QfNMembers(qf) - 1);
+	if (QfEntries(m) + 1 > QfMaxEntries(m->q))
+	{
+		qf = QfAppendMember(qf, m->q + 4, m->r + 1);
+		m = QfMember(qf, QfNMembers(qf) - 1);
+	}
+	f = QfFingerprint(hash, m->q + m->r);
+	QfOpen(&t, m);
+	QfInsert(&t, f >> t.r, f & t.rmask);
+	QfSetEntries(m, QfEntries(m) + 1);
+	qf->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(qf->hdr.ninserts), 1));
+	return qf;
+}
+
 /* Add one element datum (not null); returns the (new) filter */
 static QuotientFilter *
 QfAddDatum(QuotientFilter *qf, BfHasher *h, Datum value)
 {
-	uint64		hash = BfHashDatumFast(h, value, BfGet64(qf->hdr.seed));
-
-	return QfAddFingerprint(qf, QfFingerprint(hash, qf->q + qf->r));
+	return QfAddHash(qf, BfHashDatumFast(h, value, BfGet64(qf->hdr.seed)));
 }
 
 /* Remove one copy of a fingerprint; false if absent */
@@ -1023,6 +1246,64 @@ QfRemoveFingerprint(QuotientFilter *qf, uint64 f)
 		return false;
 	QfSetEntries(qf, QfEntries(qf) - 1);
 	return true;
+}
+
+/*
+ * Remove one copy of a hash's fingerprint from the newest member holding
+ * it (each member's fingerprint is the top q + r bits of the hash)
+ */
+static bool
+QfRemoveHash(QuotientFilter *qf, uint64 hash)
+{
+	int			j;
+
+	for (j = QfNMembers(qf) - 1; j >= 0; j--)
+	{
+		QuotientFilter *m = QfMember(qf, j);
+
+		if (QfRemoveFingerprint(m, QfFingerprint(hash, m->q + m->r)))
+			return true;
+	}
+	return false;
+}
+
+/* Whether any member holds the hash's fingerprint */
+static bool
+QfLookupHash(const QuotientFilter *qf, uint64 hash)
+{
+	int			n = QfNMembers(qf),
+				j;
+	const QuotientFilter *m = qf;
+
+	for (j = 0; j < n; j++)
+	{
+		QfTable		t;
+		uint64		f;
+
+		if (j > 0)
+			m = QfNextMember(m);
+		f = QfFingerprint(hash, m->q + m->r);
+		QfOpen(&t, m);
+		if (QfLookup(&t, f >> t.r, f & t.rmask))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Raise 0A000 for a function that works on one table (raw fingerprints,
+ * slots) when given a chain of several members
+ */
+static void
+QfRequireOneTable(const QuotientFilter *qf, const char *fname)
+{
+	if (QfNMembers(qf) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not support a quotientfilter of several members", fname),
+				 errdetail("The filter has grown into %d member tables with fingerprints of different lengths.",
+						   QfNMembers(qf)),
+				 errhint("Use a filter from quotientfilter_create(q, r), which keeps one table.")));
 }
 
 /* Check a raw fingerprint given by a user against the filter's length */
@@ -1041,13 +1322,18 @@ QfCheckFingerprint(const QuotientFilter *qf, int64 value)
 	return (uint64) value;
 }
 
-/* Raise 22023 unless a and b can be merged: same p, seed and hash */
+/*
+ * Raise 22023 unless a and b can be merged: same seed and hash, and for two
+ * fixed filters the same p
+ */
 static void
 QfCheckCompatible(const void *a_arg, const void *b_arg)
 {
 	const QuotientFilter *a = a_arg;
 	const QuotientFilter *b = b_arg;
-	if (a->q + a->r != b->q + b->r || a->hdr.seed != b->hdr.seed ||
+	bool		chain = QfGrows(a) || QfGrows(b);
+
+	if ((!chain && a->q + a->r != b->q + b->r) || a->hdr.seed != b->hdr.seed ||
 		a->hdr.hashalg != b->hdr.hashalg)
 		BfParamMismatch(QF_TYPNAME, QfParamString(a), QfParamString(b));
 }
@@ -1177,13 +1463,18 @@ QfNewSized(int64 capacity, double fpr, uint64 seed)
 	int			q,
 				r;
 
-	QfSizeFor(capacity, fpr, &q, &r);
-	return (struct varlena *) QfNew(q, r, seed);
+	QuotientFilter *qf;
+
+	QfSizeFor(capacity, fpr, true, &q, &r);
+	qf = QfNew(q, r, seed);
+	QfSetMembersField(qf, 1);
+	return (struct varlena *) qf;
 }
 
 /*
- * text_read op: q, r and the entry count; the size limit is checked here,
- * before the payload is decoded.
+ * text_read op: q, r, the entry count, and for a growing filter the member
+ * count (and with several, the payload length); the size limit is checked
+ * here, before the payload is decoded.
  */
 static Size
 QfTextRead(BfTextFields *f, char *hdr, void **extra)
@@ -1203,16 +1494,37 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 	qf->q = (uint8) q;
 	qf->r = (uint8) r;
 	QfSetEntries(qf, n);
+	if (BfTextHas(f, "members"))
+	{
+		uint64		members = BfTextGetUInt64(f, "members", 1, QF_MAX_MEMBERS);
+		uint64		len;
+
+		QfSetMembersField(qf, (int) members);
+		if (members > 1)
+		{
+			len = BfTextGetUInt64(f, "bytes", QfPayloadSize((int) q, (int) r), PG_UINT64_MAX);
+			BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + (double) len);
+			return (Size) len;
+		}
+	}
 	return QfPayloadSize((int) q, (int) r);
 }
 
-/* text_write op: q, r and the entry count */
+/*
+ * text_write op: q, r and the entry count (of the first member); for a
+ * growing filter the member count, and with several members the payload
+ * length (the further members' headers are in the payload)
+ */
 static void
 QfTextWrite(StringInfo buf, const struct varlena *v)
 {
 	const QuotientFilter *qf = (const QuotientFilter *) v;
 
 	appendStringInfo(buf, " q=%u r=%u entries=" UINT64_FORMAT, qf->q, qf->r, QfEntries(qf));
+	if (QfGrows(qf))
+		appendStringInfo(buf, " members=%d", QfNMembers(qf));
+	if (QfNMembers(qf) > 1)
+		appendStringInfo(buf, " bytes=%zu", (Size) (VARSIZE(qf) - QF_HDRSZ));
 }
 
 /* add and agg_add op: insert the element's fingerprint, growing past the maximum load */
@@ -1228,16 +1540,124 @@ QfRemoveOp(struct varlena *v, BfHasher *h, Datum value)
 {
 	QuotientFilter *qf = (QuotientFilter *) v;
 
-	QfRemoveFingerprint(qf, QfFingerprint(BfHashDatumFast(h, value, BfGet64(qf->hdr.seed)),
-										  qf->q + qf->r));
+	QfRemoveHash(qf, BfHashDatumFast(h, value, BfGet64(qf->hdr.seed)));
 }
 
-/* merge op: QfMerge, always a new datum */
+/*
+ * A new chain of the given member tables (views or single tables), in
+ * order, with a's seed and the given insert count
+ */
+static QuotientFilter *
+QfAssemble(const QuotientFilter *a, QuotientFilter **mem, int n, uint64 ninserts)
+{
+	double		sized = QF_VIEW_OFFSET;
+	Size		size,
+				off;
+	QuotientFilter *res;
+	int			j;
+
+	for (j = 0; j < n; j++)
+		sized += QF_MEMBER_HDRSZ + QfPayloadSizeD(mem[j]->q, mem[j]->r);
+	if (n > QF_MAX_MEMBERS || !(sized <= (double) BF_MAX_DATUM_SIZE))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("union of quotient filters would have %d members and %.0f bytes, more than the maximum of %d members and %zu bytes",
+						n, sized, QF_MAX_MEMBERS, BF_MAX_DATUM_SIZE),
+				 errhint("Split the data over several filters.")));
+	size = (Size) sized;
+	res = palloc0(size);
+	BfInitHeader(&res->hdr, size, BF_KIND_QUOTIENTFILTER, BfGet64(a->hdr.seed));
+	res->hdr.ninserts = BfPut64(ninserts);
+	off = QF_VIEW_OFFSET;
+	for (j = 0; j < n; j++)
+	{
+		QuotientFilter *m = (QuotientFilter *) ((char *) res + off - QF_VIEW_OFFSET);
+		Size		psz = QfPayloadSize(mem[j]->q, mem[j]->r);
+
+		m->q = mem[j]->q;
+		m->r = mem[j]->r;
+		QfSetEntries(m, QfEntries(mem[j]));
+		memcpy(m->slots, mem[j]->slots, psz);
+		off += QF_MEMBER_HDRSZ + psz;
+	}
+	QfSetMembersField(res, n);
+	return res;
+}
+
+/*
+ * Whether two tables of the same fingerprint length can be merged into one
+ * (QfMerge): the entries fit a table with a remainder bit left
+ */
+static bool
+QfFitsMerged(const QuotientFilter *a, const QuotientFilter *b)
+{
+	int			p = a->q + a->r;
+	int			q = Max(a->q, b->q);
+	uint64		n = QfEntries(a) + QfEntries(b);
+
+	while (n > QfMaxEntries(q) && p - q > QF_MIN_R)
+		q++;
+	return n <= (UINT64CONST(1) << q);
+}
+
+/*
+ * Union of two filters at least one of which grows: the members of a, and
+ * each member of b merged into the first member of the same fingerprint
+ * length that can take its entries (QfMerge: the table grows by moving
+ * remainder bits to the quotient, which leaves the rate d / 2^p of the two
+ * unchanged), else added; the
+ * members are then ordered by q (stable), so that the newest, where adds
+ * go, is the largest.  Every element of both sides is kept.
+ */
+static QuotientFilter *
+QfChainUnion(const QuotientFilter *a, const QuotientFilter *b)
+{
+	int			na = QfNMembers(a),
+				nb = QfNMembers(b),
+				n = 0,
+				i,
+				j;
+	QuotientFilter **mem = palloc(sizeof(QuotientFilter *) * (na + nb));
+
+	for (j = 0; j < na; j++)
+		mem[n++] = QfMember(a, j);
+	for (j = 0; j < nb; j++)
+	{
+		QuotientFilter *mb = QfMember(b, j);
+
+		if (QfEntries(mb) == 0)
+			continue;
+		for (i = 0; i < n; i++)
+			if (mem[i]->q + mem[i]->r == mb->q + mb->r &&
+				QfFitsMerged(mem[i], mb))
+				break;
+		if (i < n)
+			mem[i] = QfMerge(mem[i], mb);
+		else
+			mem[n++] = mb;
+	}
+	/* stable insertion sort by q */
+	for (i = 1; i < n; i++)
+	{
+		QuotientFilter *x = mem[i];
+
+		for (j = i; j > 0 && mem[j - 1]->q > x->q; j--)
+			mem[j] = mem[j - 1];
+		mem[j] = x;
+	}
+	return QfAssemble(a, mem, n, BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+}
+
+/* merge op: QfMerge of two fixed filters, else QfChainUnion; a new datum */
 static struct varlena *
 QfMergeOp(struct varlena *state, const struct varlena *other)
 {
-	return (struct varlena *) QfMerge((const QuotientFilter *) state,
-									  (const QuotientFilter *) other);
+	const QuotientFilter *a = (const QuotientFilter *) state;
+	const QuotientFilter *b = (const QuotientFilter *) other;
+
+	if (QfGrows(a) || QfGrows(b))
+		return (struct varlena *) QfChainUnion(a, b);
+	return (struct varlena *) QfMerge(a, b);
 }
 
 /*
@@ -1247,9 +1667,16 @@ QfMergeOp(struct varlena *state, const struct varlena *other)
 static struct varlena *
 QfMergeStateOp(struct varlena *state, const struct varlena *other)
 {
+	const QuotientFilter *a = (const QuotientFilter *) state;
 	const QuotientFilter *b = (const QuotientFilter *) other;
 
-	if (QfEntries(b) == 0 && b->q <= ((const QuotientFilter *) state)->q)
+	if (QfGrows(a) || QfGrows(b))
+	{
+		if (QfTotalEntries(b) == 0 && QfGrows(a))
+			return state;
+		return QfMergeOp(state, other);
+	}
+	if (QfEntries(b) == 0 && b->q <= a->q)
 		return state;
 	return QfMergeOp(state, other);
 }
@@ -1496,6 +1923,15 @@ QfProbe(FunctionCallInfo fcinfo, int fargno, int eargno)
 
 	BfOpenFilter(fcinfo, fargno, QF_HDRSZ, &ref);
 	qf = (const QuotientFilter *) BfRefHead(&ref);
+	if (QfMembersField(qf) > 1)
+	{
+		/* a chain: every member is probed, so read the whole value */
+		if (!ref.full)
+			qf = QfGetArg(fcinfo, fargno);
+		else
+			QfCheck(qf, ref.total);
+		return QfLookupHash(qf, BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)));
+	}
 	QfCheck(qf, ref.total);
 	p = qf->q + qf->r;
 	f = QfFingerprint(BfHashDatumFast(h, PG_GETARG_DATUM(eargno), BfGet64(qf->hdr.seed)), p);
@@ -1552,9 +1988,18 @@ Datum
 quotientfilter_add_fingerprint(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
+	uint64		f;
 
 	QfCheck(qf, VARSIZE(qf));
-	PG_RETURN_POINTER(QfAddFingerprint(qf, QfCheckFingerprint(qf, PG_GETARG_INT64(1))));
+	QfRequireOneTable(qf, "quotientfilter_add_fingerprint");
+	f = QfCheckFingerprint(qf, PG_GETARG_INT64(1));
+	if (QfGrows(qf) && QfEntries(qf) + 1 > QfMaxEntries(qf->q))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("quotientfilter_add_fingerprint cannot grow a growing quotientfilter"),
+				 errdetail("Its table is at the maximum load, and a new member would take longer fingerprints."),
+				 errhint("Use quotientfilter_add for elements, or quotientfilter_create(q, r) for raw fingerprints.")));
+	PG_RETURN_POINTER(QfAddFingerprint(qf, f));
 }
 
 /*
@@ -1567,6 +2012,7 @@ quotientfilter_remove_fingerprint(PG_FUNCTION_ARGS)
 	QuotientFilter *qf = (QuotientFilter *) BfStateForUpdate(fcinfo, 0);
 
 	QfCheck(qf, VARSIZE(qf));
+	QfRequireOneTable(qf, "quotientfilter_remove_fingerprint");
 	QfRemoveFingerprint(qf, QfCheckFingerprint(qf, PG_GETARG_INT64(1)));
 	PG_RETURN_POINTER(qf);
 }
@@ -1579,8 +2025,11 @@ Datum
 quotientfilter_contains_fingerprint(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf = QfGetArg(fcinfo, 0);
-	uint64		f = QfCheckFingerprint(qf, PG_GETARG_INT64(1));
+	uint64		f;
 	QfTable		t;
+
+	QfRequireOneTable(qf, "quotientfilter_contains_fingerprint");
+	f = QfCheckFingerprint(qf, PG_GETARG_INT64(1));
 
 	QfOpen(&t, qf);
 	PG_RETURN_BOOL(QfLookup(&t, f >> t.r, f & t.rmask));
@@ -1609,6 +2058,12 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 	int			p = qf->q + qf->r;
 	uint64		n = QfEntries(qf);
 
+	if (QfNMembers(qf) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot resize a quotientfilter of %d members", QfNMembers(qf)),
+				 errdetail("A grown filter is a chain of tables with fingerprints of different lengths; each has the size its growth gave it."),
+				 errhint("Only a filter of one table can be resized (the text form shows members=N); rebuild this one with a larger capacity instead.")));
 	if (q < QF_MIN_Q)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1642,21 +2097,12 @@ QfKey(const QuotientFilter *qf, uint8 *key)
 }
 
 /*
- * compare op: the hash algorithm, seed and fingerprint length, then the
- * ascending fingerprint streams (a multiset: duplicates repeat), then their
- * lengths.  The number of quotient bits is a matter of layout
- * (quotientfilter_resize moves bits between quotient and remainder without
- * rehashing, and filters of different q can be merged), so filters of
- * different q holding the same fingerprints are equal; the insert counter is
- * not compared.  Equal tables of the same q are recognized by their bytes.
+ * Compare two member tables: fingerprint length, then the ascending
+ * fingerprint streams, then their lengths
  */
 static int
-QfCompare(const void *a_arg, const void *b_arg)
+QfCompareMembers(const QuotientFilter *a, const QuotientFilter *b)
 {
-	const QuotientFilter *a = a_arg;
-	const QuotientFilter *b = b_arg;
-	uint8		ka[10],
-				kb[10];
 	QfTable		ta,
 				tb;
 	QfIter		ia,
@@ -1665,13 +2111,9 @@ QfCompare(const void *a_arg, const void *b_arg)
 				fb = 0;
 	bool		hasa,
 				hasb;
-	int			c;
 
-	QfKey(a, ka);
-	QfKey(b, kb);
-	c = memcmp(ka, kb, sizeof(ka));
-	if (c != 0)
-		return c < 0 ? -1 : 1;
+	if (a->q + a->r != b->q + b->r)
+		return a->q + a->r < b->q + b->r ? -1 : 1;
 	if (a->q == b->q && QfEntries(a) == QfEntries(b) &&
 		memcmp(a->slots, b->slots, QfPayloadSize(a->q, a->r)) == 0)
 		return 0;
@@ -1690,35 +2132,89 @@ QfCompare(const void *a_arg, const void *b_arg)
 	}
 }
 
-/* hash op matching QfCompare: XXH3 of the parameters and the fingerprint stream */
+/*
+ * compare op: the hash algorithm and seed, the number of member tables,
+ * then member by member the fingerprint length and the ascending
+ * fingerprint streams (a multiset: duplicates repeat), then their lengths.
+ * For one table this is the order of 1.1's first layout.  The number of
+ * quotient bits is a matter of layout (quotientfilter_resize moves bits
+ * between quotient and remainder without rehashing, and filters of
+ * different q can be merged), so filters of different q holding the same
+ * fingerprints are equal; the insert counter and whether a one-table
+ * filter grows by members are not compared.  Equal tables of the same q
+ * are recognized by their bytes.
+ */
+static int
+QfCompare(const void *a_arg, const void *b_arg)
+{
+	const QuotientFilter *a = a_arg;
+	const QuotientFilter *b = b_arg;
+	uint8		ka[10],
+				kb[10];
+	int			na = QfNMembers(a),
+				nb = QfNMembers(b),
+				j,
+				c;
+
+	QfKey(a, ka);
+	QfKey(b, kb);
+	c = memcmp(ka, kb, 9);
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	for (j = 0; j < na; j++)
+	{
+		c = QfCompareMembers(QfMember(a, j), QfMember(b, j));
+		if (c != 0)
+			return c;
+	}
+	return 0;
+}
+
+/*
+ * hash op matching QfCompare: XXH3 of the hash algorithm and seed, then of
+ * each member's fingerprint length and fingerprint stream (for one table,
+ * the hash of 1.1's first layout)
+ */
 static uint64
 QfHash(const void *v, uint64 seed)
 {
 	const QuotientFilter *qf = v;
 	uint8		key[10];
 	uint64		buf[256];
-	int			n = 0;
+	int			n = 0,
+				nm = QfNMembers(qf),
+				j;
 	uint64		f = 0;
-	QfTable		t;
-	QfIter		it;
 	XXH3_state_t st;
 
 	QfKey(qf, key);
 	XXH3_INITSTATE(&st);
 	XXH3_64bits_reset_withSeed(&st, seed);
-	XXH3_64bits_update(&st, key, sizeof(key));
-	QfOpen(&t, qf);
-	QfIterInit(&it, &t);
-	while (QfIterNext(&it, &f))
+	XXH3_64bits_update(&st, key, 9);
+	for (j = 0; j < nm; j++)
 	{
-		buf[n++] = BfPut64(f);
-		if (n == lengthof(buf))
+		const QuotientFilter *m = QfMember(qf, j);
+		uint8		p = (uint8) (m->q + m->r);
+		QfTable		t;
+		QfIter		it;
+
+		XXH3_64bits_update(&st, &p, 1);
+		QfOpen(&t, m);
+		QfIterInit(&it, &t);
+		n = 0;
+		while (QfIterNext(&it, &f))
 		{
-			XXH3_64bits_update(&st, buf, sizeof(buf));
-			n = 0;
+			buf[n++] = BfPut64(f);
+			if (n == lengthof(buf))
+			{
+				XXH3_64bits_update(&st, buf, sizeof(buf));
+				n = 0;
+			}
 		}
+		XXH3_64bits_update(&st, buf, n * sizeof(uint64));
 	}
-	XXH3_64bits_update(&st, buf, n * sizeof(uint64));
 	return XXH3_64bits_digest(&st);
 }
 
@@ -1786,52 +2282,83 @@ quotientfilter_hash_extended(PG_FUNCTION_ARGS)
 
 /*
  * quotientfilter_cardinality(quotientfilter) RETURNS bigint
- *		The exact number of stored fingerprints.
+ *		The exact number of stored fingerprints, summed over the members.
  */
 Datum
 quotientfilter_cardinality(PG_FUNCTION_ARGS)
 {
-	uint64		n = QfEntries(QfGetArg(fcinfo, 0));
+	uint64		n = QfTotalEntries(QfGetArg(fcinfo, 0));
 
 	PG_RETURN_INT64((int64) n);
 }
 
 /*
  * quotientfilter_fpr(quotientfilter) RETURNS float8
- *		False-positive rate now: distinct fingerprints / 2^(q + r).
+ *		False-positive rate now: distinct fingerprints / 2^(q + r), summed
+ *		over the members (at most 1).
  */
 Datum
 quotientfilter_fpr(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf = QfGetArg(fcinfo, 0);
-	QfStats		st;
+	int			n = QfNMembers(qf),
+				j;
+	double		fpr = 0.0;
 
-	QfGatherStats(qf, &st);
-	PG_RETURN_FLOAT8(QfFprOf(qf, st.distinct));
+	for (j = 0; j < n; j++)
+	{
+		QuotientFilter *m = QfMember(qf, j);
+		QfStats		st;
+
+		QfGatherStats(m, &st);
+		fpr += QfFprOf(m, st.distinct);
+	}
+	PG_RETURN_FLOAT8(Min(fpr, 1.0));
 }
 
 /*
  * quotientfilter_info(quotientfilter) RETURNS record
- *		Every parameter, the size, the load and the estimates.
+ *		Every parameter, the size, the load and the estimates.  For a chain
+ *		q, r and p are the newest member's (where adds go); slots, entries,
+ *		runs, clusters and the rates are summed over the members.
  */
 Datum
 quotientfilter_info(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf = QfGetArg(fcinfo, 0);
-	uint64		nslots = UINT64CONST(1) << qf->q;
-	uint64		n = QfEntries(qf);
+	int			nm = QfNMembers(qf),
+				j;
+	QuotientFilter *last = QfMember(qf, nm - 1);
+	uint64		nslots = 0;
+	uint64		n = QfTotalEntries(qf);
 	uint64		ins = BfGet64(qf->hdr.ninserts);
 	QfStats		st;
+	double		fpr = 0.0,
+				fprmax = 0.0;
 	Datum		values[19];
 	bool		nulls[19] = {0};
 
-	QfGatherStats(qf, &st);
+	memset(&st, 0, sizeof(st));
+	for (j = 0; j < nm; j++)
+	{
+		QuotientFilter *m = QfMember(qf, j);
+		QfStats		ms;
+
+		QfGatherStats(m, &ms);
+		st.distinct += ms.distinct;
+		st.runs += ms.runs;
+		st.clusters += ms.clusters;
+		st.longest_cluster = Max(st.longest_cluster, ms.longest_cluster);
+		nslots += UINT64CONST(1) << m->q;
+		fpr += QfFprOf(m, ms.distinct);
+		fprmax += QF_MAX_LOAD * ldexp(1.0, -m->r);
+	}
 	values[0] = Int32GetDatum(qf->hdr.version);
 	values[1] = CStringGetTextDatum("xxh3");
 	values[2] = Int64GetDatum((int64) BfGet64(qf->hdr.seed));
-	values[3] = Int32GetDatum(qf->q);
-	values[4] = Int32GetDatum(qf->r);
-	values[5] = Int32GetDatum(qf->q + qf->r);
+	values[3] = Int32GetDatum(last->q);
+	values[4] = Int32GetDatum(last->r);
+	values[5] = Int32GetDatum(last->q + last->r);
 	values[6] = Int64GetDatum((int64) nslots);
 	values[7] = Int64GetDatum((int64) n);
 	values[8] = Int64GetDatum((int64) st.distinct);
@@ -1846,8 +2373,8 @@ quotientfilter_info(PG_FUNCTION_ARGS)
 		values[16] = Float8GetDatum((double) VARSIZE(qf) * 8.0 / (double) n);
 	else
 		nulls[16] = true;
-	values[17] = Float8GetDatum(QfFprOf(qf, st.distinct));
-	values[18] = Float8GetDatum(QF_MAX_LOAD * ldexp(1.0, -qf->r));
+	values[17] = Float8GetDatum(Min(fpr, 1.0));
+	values[18] = Float8GetDatum(Min(fprmax, 1.0));
 	PG_RETURN_DATUM(BfInfoTuple(fcinfo, values, nulls, 19));
 }
 
@@ -1880,6 +2407,7 @@ quotientfilter_fingerprints(PG_FUNCTION_ARGS)
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		qf = (QuotientFilter *) PG_DETOAST_DATUM_COPY(PG_GETARG_DATUM(0));
 		QfCheck(qf, VARSIZE(qf));
+		QfRequireOneTable(qf, "quotientfilter_fingerprints");
 		st = palloc(sizeof(QfFingerprintsState));
 		st->qf = qf;
 		QfOpen(&st->t, qf);
@@ -1909,6 +2437,7 @@ quotientfilter_slots(PG_FUNCTION_ARGS)
 	uint64		i;
 	char	   *bits;
 
+	QfRequireOneTable(qf, "quotientfilter_slots");
 	InitMaterializedSRF(fcinfo, 0);
 	QfOpen(&t, qf);
 	bits = palloc(t.r + 1);

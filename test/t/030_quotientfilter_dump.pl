@@ -87,7 +87,10 @@ $corrupt->('is_shifted set on an element in its own slot', $xor->(36 + 19, 8), q
 $corrupt->('a continuation bit on the run head', $xor->(36 + 19, 4), qr/22P02.*no run precedes it/s);
 $corrupt->('q = 0', $set->(20, 0), qr/22P02.*q = 0 is out of range/s);
 $corrupt->('r = 62', $set->(21, 62), qr/22P02.*r = 62 is out of range/s);
-$corrupt->('a reserved byte set', $set->(23, 1), qr/22P02.*reserved header fields/s);
+$corrupt->('a reserved byte set', $set->(24, 1), qr/22P02.*reserved header fields/s);
+# bytes 22..23 are the member count of a growing filter (0: fixed)
+$corrupt->('too many members', $set->(23, 1), qr/22P02.*member count 256 is more than 64/s);
+$corrupt->('members missing', $set->(22, 2), qr/22P02.*too short for member 1/s);
 $corrupt->('another filter kind', $set->(1, 1), qr/22P02.*filter kind 1/s);
 $corrupt->('a wrong entry count', $set->(28, 2), qr/22P02.*header says 2 entries/s);
 $corrupt->('more entries than slots', $set->(28, 33), qr/22P02.*exceeds the 32 slots/s);
