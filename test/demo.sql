@@ -16,6 +16,11 @@ SELECT day, exact_users, bloom_cardinality(users) AS estimated_users,
        pg_size_pretty(pg_column_size(users)::bigint) AS filter_size
 FROM daily_users ORDER BY day DESC LIMIT 5;
 
+-- Without a capacity, bloom_agg sizes the filter to the data: one filter of all users, at 1%
+SELECT members, size_bytes, estimated_cardinality, round(estimated_fpr::numeric, 4) AS estimated_fpr,
+       (SELECT count(DISTINCT user_id) FROM page_views) AS exact_users
+FROM bloom_info((SELECT bloom_agg(user_id) FROM page_views));
+
 -- Union the last 7 days into a weekly rollup, without going back to page_views
 CREATE TABLE weekly AS
 SELECT bloom_union_agg(users) AS users FROM daily_users WHERE day > current_date - 7;
