@@ -161,8 +161,11 @@ RESET enable_bitmapscan;
 
 -- verification and inspection
 SELECT pagebloom_verify('pbt_all');
+-- the default fpr (0) is derived: one false range per probe here (a small
+-- table), so the target is 1 / ranges
 SELECT pages_per_range, signature_bits = signature_blocks * block_bits AS bits_ok, k,
-	ranges_per_segment, segments, target_fpr, design_fpr <= target_fpr AS design_ok,
+	block_bits, ranges_per_segment, segments, abs(target_fpr * ranges - 1) < 0.01 AS target_one_range,
+	design_fpr <= target_fpr AS design_ok,
 	fill_ratio > 0 AND fill_ratio < 1 AS fill_ok
 FROM pagebloom_info('pbt_all');
 SELECT pagebloom_verify('pbprobe');
@@ -195,6 +198,12 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (pages_per_range = 0);
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 0.9);
 \echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 0.0000001);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (block_bits = 100);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (block_bits = 256);
+\echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = -1);
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (length = 80);
@@ -206,10 +215,11 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.7');
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.01,0.01');
 \echo :LAST_ERROR_SQLSTATE
 -- size limit, checked before anything is allocated: 8192 signature blocks
--- (516096 bits, 64 MB a segment)
-CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 600000);
+-- (64 MB a segment: 2088960 bits with 255-bit blocks, 1040384 with this
+-- table's 127-bit ones, 516096 with 63-bit ones)
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 2100000);
 \echo :LAST_ERROR_SQLSTATE
-CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 516096);
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 1040384);
 SELECT signature_blocks, index_pages FROM pagebloom_info('pbt_bad');
 DROP INDEX pbt_bad;
 -- a target that not even the largest signature meets for the rows of a
@@ -229,7 +239,7 @@ DROP INDEX pbempty_idx;
 -- per-column targets that the largest signature cannot meet: every column
 -- takes the k best for the block (not the largest k, which fills it further)
 CREATE INDEX pbempty_mixed ON pbempty USING pagebloom (a, b)
-	WITH (pages_per_range = 300, fpr = 0.01, column_fpr = '0.02,0.005');
+	WITH (pages_per_range = 1200, fpr = 0.01, column_fpr = '0.02,0.005');
 SELECT signature_blocks, column_k, design_fpr < 0.5 AS still_selective FROM pagebloom_info('pbempty_mixed');
 DROP INDEX pbempty_mixed;
 -- an unlogged index sizes its init fork too, without a second warning
@@ -240,7 +250,7 @@ DROP TABLE pbunlogged;
 -- a CREATE INDEX CONCURRENTLY that fails before its build writes anything
 -- leaves an invalid index with no pages
 CREATE INDEX CONCURRENTLY pbempty_idx ON pbempty USING pagebloom (a, b)
-	WITH (signature_bits = 600000);
+	WITH (signature_bits = 2100000);
 \echo :LAST_ERROR_SQLSTATE
 SELECT pg_relation_size('pbempty_idx') AS size, indisvalid FROM pg_index WHERE indexrelid = 'pbempty_idx'::regclass;
 SELECT k FROM pagebloom_info('pbempty_idx');
@@ -251,7 +261,7 @@ SELECT pagebloom_resummarize('pbempty_idx');
 \echo :LAST_ERROR_SQLSTATE
 DROP TABLE pbempty;
 -- per-column targets: more bits per key where the target is lower
-CREATE INDEX pbt_cf ON pbt USING pagebloom (i4, t, i8) WITH (column_fpr = '0.001,,0.05');
+CREATE INDEX pbt_cf ON pbt USING pagebloom (i4, t, i8) WITH (fpr = 0.01, column_fpr = '0.001,,0.05');
 SELECT column_k[1] > column_k[2] AND column_k[2] > column_k[3] AS k_ordered,
 	column_design_fpr[1] <= 0.001 AND column_design_fpr[2] <= 0.01 AND column_design_fpr[3] <= 0.05 AS targets_met,
 	k = column_k[1] AS k_is_max

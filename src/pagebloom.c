@@ -36,7 +36,7 @@
 PG_FUNCTION_INFO_V1(pagebloom_handler);
 
 static relopt_kind pb_relopt_kind;
-static relopt_parse_elt pb_relopt_tab[4];
+static relopt_parse_elt pb_relopt_tab[5];
 
 /* Check a column_fpr list when it is set */
 static void
@@ -63,8 +63,8 @@ PageBloomInit(void)
 	pb_relopt_tab[0].offset = offsetof(PageBloomOptions, pagesPerRange);
 
 	add_real_reloption(pb_relopt_kind, "fpr",
-					   "Target false-positive rate of an equality probe on one column, per range",
-					   PB_DEFAULT_FPR, 0.000001, 0.5,
+					   "Target false-positive rate of an equality probe on one column, per range; 0 derives it from the table",
+					   0, 0, 0.5,
 					   ShareUpdateExclusiveLock);
 	pb_relopt_tab[1].optname = "fpr";
 	pb_relopt_tab[1].opttype = RELOPT_TYPE_REAL;
@@ -72,7 +72,7 @@ PageBloomInit(void)
 
 	add_int_reloption(pb_relopt_kind, "signature_bits",
 					  "Bits per range signature; 0 derives it from the table and fpr",
-					  0, 0, 1000000,
+					  0, 0, 4000000,
 					  ShareUpdateExclusiveLock);
 	pb_relopt_tab[2].optname = "signature_bits";
 	pb_relopt_tab[2].opttype = RELOPT_TYPE_INT;
@@ -84,15 +84,38 @@ PageBloomInit(void)
 	pb_relopt_tab[3].optname = "column_fpr";
 	pb_relopt_tab[3].opttype = RELOPT_TYPE_STRING;
 	pb_relopt_tab[3].offset = offsetof(PageBloomOptions, columnFprOffset);
+
+	add_int_reloption(pb_relopt_kind, "block_bits",
+					  "Bits per signature block: 63, 127 or 255; 0 chooses from the table's size",
+					  0, 0, PB_MAX_BLOCK_BITS,
+					  ShareUpdateExclusiveLock);
+	pb_relopt_tab[4].optname = "block_bits";
+	pb_relopt_tab[4].opttype = RELOPT_TYPE_INT;
+	pb_relopt_tab[4].offset = offsetof(PageBloomOptions, blockBits);
 }
 
 /* Parse and validate reloptions */
 bytea *
 pboptions(Datum reloptions, bool validate)
 {
-	return (bytea *) build_reloptions(reloptions, validate, pb_relopt_kind,
-									  sizeof(PageBloomOptions),
-									  pb_relopt_tab, lengthof(pb_relopt_tab));
+	PageBloomOptions *opts;
+
+	opts = (PageBloomOptions *) build_reloptions(reloptions, validate, pb_relopt_kind,
+												 sizeof(PageBloomOptions),
+												 pb_relopt_tab, lengthof(pb_relopt_tab));
+	if (validate && opts && opts->fpr > 0 && opts->fpr < PB_MIN_FPR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("value %g out of bounds for option \"fpr\"", opts->fpr),
+				 errdetail("Valid values are 0 (derived from the table) and between \"%g\" and \"%g\".",
+						   PB_MIN_FPR, 0.5)));
+	if (validate && opts && opts->blockBits != 0 &&
+		PbRowWordsForBlockBits(opts->blockBits) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value %d for option \"block_bits\"", opts->blockBits),
+				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127 and 255.")));
+	return (bytea *) opts;
 }
 
 /*

@@ -9,13 +9,13 @@
  *		block 1 + s * nblocks + b
  *						slice page of segment s, signature block b
  *
- * A range's signature has nblocks * PB_BLOCK_BITS bits, cut into nblocks
- * blocks of PB_BLOCK_BITS bits.  A key (column c, value v) hashes to one
- * block and k bit positions inside it.  A segment is PB_RANGES_PER_SEGMENT
+ * A range's signature has nblocks * blockBits bits, cut into nblocks
+ * blocks of blockBits bits.  A key (column c, value v) hashes to one
+ * block and k bit positions inside it.  A segment is rowWords * 64
  * consecutive ranges; the slice page (s, b) holds block b of every range of
  * segment s, bit-sliced: row j of the page is a bitmap over the segment's
  * ranges of "bit j of block b is set".  A probe for one key reads one page
- * per segment and ANDs k rows of PB_ROW_WORDS words; an insert touches one
+ * per segment and ANDs k rows of rowWords words; an insert touches one
  * page per indexed column.
  */
 #ifndef PAGEBLOOM_H
@@ -36,7 +36,7 @@
 #include "utils/relcache.h"
 
 #define PB_MAGIC			0x50424C4DU /* "PBLM" */
-#define PB_VERSION			1
+#define PB_VERSION			2
 #define PB_METAPAGE_BLKNO	0
 
 /* Special space of every page */
@@ -59,11 +59,21 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 #define PB_PAGE_WORDS \
 	((BLCKSZ - MAXALIGN(SizeOfPageHeaderData) - \
 	  MAXALIGN(sizeof(PageBloomPageOpaqueData))) / sizeof(uint64))
-/* words per row: a row is a bitmap over the ranges of one segment */
-#define PB_ROW_WORDS			16
-#define PB_RANGES_PER_SEGMENT	(PB_ROW_WORDS * 64)
-/* rows per slice page = bits per signature block */
-#define PB_BLOCK_BITS			((int) (PB_PAGE_WORDS / PB_ROW_WORDS))
+/*
+ * Words per row: a row is a bitmap over the ranges of one segment.  The build
+ * chooses 4, 8 or 16 (meta->rowWords, PbComputeParams): fewer words give
+ * more rows per page, i.e. larger blocks (255, 127 or 63 bits: a lower
+ * false-positive rate for the same bits per key), and fewer ranges per
+ * segment (256, 512 or 1024: more pages read per probe).
+ */
+#define PB_MIN_ROW_WORDS		4
+#define PB_MAX_ROW_WORDS		16
+#define PB_MAX_RANGES_PER_SEGMENT	(PB_MAX_ROW_WORDS * 64)
+/* rows per slice page = bits per signature block, for a row width */
+#define PB_BLOCK_BITS_FOR(rowwords)	((int) (PB_PAGE_WORDS / (rowwords)))
+#define PB_MAX_BLOCK_BITS		PB_BLOCK_BITS_FOR(PB_MIN_ROW_WORDS)
+/* 64-bit words of a key's row mask */
+#define PB_MASK_WORDS			((PB_MAX_BLOCK_BITS + 63) / 64)
 
 #define PageBloomPageGetWords(page) \
 	((uint64 *) PageGetContents(page))
@@ -80,7 +90,18 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1
+/*
+ * fpr: 0 (the default) derives the rate from the table: about one false range
+ * per one-column probe, at most PB_DEFAULT_FPR, with at most
+ * PB_DEFAULT_BITS_PER_KEY bits per key (PbDerivedFpr)
+ */
 #define PB_DEFAULT_FPR				0.01
+#define PB_MIN_FPR					0.000001
+#define PB_DEFAULT_BITS_PER_KEY		24
+/* probe cost model (microseconds) for the choice of block size */
+#define PB_COST_SLICE_READ			0.5
+#define PB_COST_HEAP_PAGE			1.0
+#define PB_COST_HEAP_ROW			0.06
 /* VACUUM re-summarizes a mostly-emptied range when this much of it is stale */
 #define PB_VACUUM_MIN_STALE			0.25
 
@@ -91,8 +112,8 @@ typedef struct PageBloomMetaPageData
 	uint32		version;
 	uint32		pagesPerRange;
 	uint32		nblocks;		/* signature blocks per range */
-	uint32		blockBits;		/* PB_BLOCK_BITS when built */
-	uint32		rowWords;		/* PB_ROW_WORDS when built */
+	uint32		blockBits;		/* PB_BLOCK_BITS_FOR(rowWords) */
+	uint32		rowWords;		/* words per row: 4, 8 or 16 */
 	uint32		ncols;
 	uint32		k;				/* bits per key, inside its block */
 	uint64		seed;			/* hash seed; column c hashes with seed + c */
@@ -119,6 +140,7 @@ typedef struct PageBloomOptions
 	double		fpr;
 	int			signatureBits;
 	int			columnFprOffset;	/* string: per-column fpr list, 0 = none */
+	int			blockBits;		/* 63, 127, 255, or 0 = chosen */
 } PageBloomOptions;
 
 /*
@@ -184,6 +206,7 @@ extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
 extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
 extern void PbCheckMetaPage(Relation index, Page page);
 extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
+extern uint32 PbChooseRowWords(double nranges, double nvalues, double rows);
 extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes);
@@ -263,28 +286,48 @@ PbKeyBlock(const PageBloomMetaPageData *meta, uint64 h)
 	return (uint32) BfMulHi64(h, meta->nblocks);
 }
 
+/* The row width whose blocks have blockbits bits, 0 if none */
+static inline uint32
+PbRowWordsForBlockBits(int blockbits)
+{
+	uint32		rw;
+
+	for (rw = PB_MIN_ROW_WORDS; rw <= PB_MAX_ROW_WORDS; rw *= 2)
+		if (PB_BLOCK_BITS_FOR(rw) == blockbits)
+			return rw;
+	return 0;
+}
+
+/* Ranges per segment of an index */
+static inline uint32
+PbRangesPerSegment(const PageBloomMetaPageData *meta)
+{
+	return meta->rowWords * 64;
+}
+
 /*
  * The rows (bit numbers inside its block) of a key of column attno, as a
- * mask: k distinct rows (k of that column).  A splitmix64 sequence seeded by a remix of h supplies 64-bit words;
- * each word is cut into draws of the fewest bits that can hold blockBits - 1
- * (6 bits for 63 rows), a draw >= blockBits is rejected (so rows are uniform),
- * and a row already taken is skipped (so every key has k bits).
+ * mask of PB_MASK_WORDS words: k distinct rows (k of that column).  A
+ * splitmix64 sequence seeded by a remix of h supplies 64-bit words; each word
+ * is cut into draws of the fewest bits that can hold blockBits - 1 (6 bits
+ * for 63 rows, 7 for 127, 8 for 255), a draw >= blockBits is rejected (so
+ * rows are uniform), and a row already taken is skipped (so every key has k
+ * bits).
  */
-static inline uint64
-PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h)
+static inline void
+PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h, uint64 *mask)
 {
-	/* blockBits == PB_BLOCK_BITS (PbCheckMetaPage): constants fold */
-	const uint32 blockbits = PB_BLOCK_BITS;
-	const uint32 nbits = pg_leftmost_one_pos32(PB_BLOCK_BITS - 1) + 1;
+	const uint32 blockbits = meta->blockBits;
+	const uint32 nbits = pg_leftmost_one_pos32(blockbits - 1) + 1;
 	const uint64 drawmask = (UINT64CONST(1) << nbits) - 1;
 	const int	perword = 64 / nbits;
 	const uint32 k = meta->kcol[attno];
 	uint64		x = h ^ PB_ROW_SALT;
-	uint64		mask = 0;
 	uint32		n = 0;
-	int			steps;
+	uint32		steps;
 
-	StaticAssertStmt(PB_BLOCK_BITS <= 64, "a block's rows must fit a uint64 mask");
+	Assert(blockbits >= 2 && blockbits <= PB_MAX_BLOCK_BITS);
+	memset(mask, 0, sizeof(uint64) * PB_MASK_WORDS);
 	for (steps = 0; n < k && steps < 1000; steps++)
 	{
 		uint64		z;
@@ -297,21 +340,20 @@ PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h)
 			uint32		r = (uint32) (z & drawmask);
 
 			z >>= nbits;
-			if (r < blockbits && !(mask & (UINT64CONST(1) << r)))
+			if (r < blockbits && !(mask[r / 64] & (UINT64CONST(1) << (r % 64))))
 			{
-				mask |= UINT64CONST(1) << r;
+				mask[r / 64] |= UINT64CONST(1) << (r % 64);
 				n++;
 			}
 		}
 	}
 	/* never taken in practice; keeps the count exact */
-	for (steps = 0; n < k; steps++)
-		if (!(mask & (UINT64CONST(1) << steps)))
+	for (steps = 0; n < k && steps < blockbits; steps++)
+		if (!(mask[steps / 64] & (UINT64CONST(1) << (steps % 64))))
 		{
-			mask |= UINT64CONST(1) << steps;
+			mask[steps / 64] |= UINT64CONST(1) << (steps % 64);
 			n++;
 		}
-	return mask;
 }
 
 extern void PbCheckHeapAm(Relation heap);

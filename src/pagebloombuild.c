@@ -5,9 +5,10 @@
  * Design.  ambuild sizes the signature from the table (PbComputeParams),
  * writes the metapage, then scans the heap in physical order (no
  * synchronized scan) and ORs the row mask of each key of each tuple into a
- * compact buffer for 64 consecutive ranges (one uint64 per range and block);
- * when the scan leaves those 64 ranges, each block's 64 x 64 bit matrix is
- * transposed into word w of the block's rows in an in-memory copy of the
+ * compact buffer for 64 consecutive ranges (one to four uint64 per range and
+ * block, as the block has up to 64, 128 or 256 rows); when the scan leaves
+ * those 64 ranges, each block's 64 x 64 bit matrices are transposed into
+ * word w of the block's rows in an in-memory copy of the
  * current segment (nblocks pages of bits).  When the scan moves to the
  * next segment the copy is written out as new pages, each WAL-logged as a
  * full image through generic WAL, so the build is crash-safe and replicated
@@ -44,8 +45,10 @@ typedef struct PbBuildState
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
 	uint64	   *batchsig;		/* signatures of 64 consecutive ranges: for
-								 * block b, batchsig[b * 64 + i] is the row
-								 * mask of range 64 * curbatch + i */
+								 * block b, batchsig[(b * maskwords + q) * 64
+								 * + i] is word q of the row mask of range 64
+								 * * curbatch + i */
+	int			maskwords;		/* words of a row mask: blockBits / 64 up */
 	bool		havebatch;
 	uint32		curbatch;
 	double		indtuples;
@@ -84,27 +87,34 @@ static void
 PbFlushBatch(PbBuildState *bs)
 {
 	const PageBloomMetaPageData *meta = &bs->state->meta;
-	uint32		w = (bs->curbatch * 64 % PB_RANGES_PER_SEGMENT) / 64;
+	uint32		rps = PbRangesPerSegment(meta);
+	uint32		rw = meta->rowWords;
+	uint32		w = (bs->curbatch * 64 % rps) / 64;
 	uint32		b;
 
 	if (!bs->havebatch)
 		return;
-	Assert(bs->havesegment && bs->curbatch * 64 / PB_RANGES_PER_SEGMENT == bs->cursegment);
+	Assert(bs->havesegment && bs->curbatch * 64 / rps == bs->cursegment);
 	for (b = 0; b < meta->nblocks; b++)
 	{
-		uint64	   *a = bs->batchsig + (Size) b * 64;
 		uint64	   *words = bs->segbits + (Size) b * PB_PAGE_WORDS;
-		uint64		any = 0;
-		int			i;
+		int			q;
 
-		for (i = 0; i < 64; i++)
-			any |= a[i];
-		if (!any)
-			continue;
-		PbTranspose64(a);
-		for (i = 0; i < PB_BLOCK_BITS; i++)
-			words[i * PB_ROW_WORDS + w] |= a[i];
-		memset(a, 0, sizeof(uint64) * 64);
+		for (q = 0; q < bs->maskwords; q++)
+		{
+			uint64	   *a = bs->batchsig + ((Size) b * bs->maskwords + q) * 64;
+			uint64		any = 0;
+			int			i;
+
+			for (i = 0; i < 64; i++)
+				any |= a[i];
+			if (!any)
+				continue;
+			PbTranspose64(a);
+			for (i = 0; i < 64 && q * 64 + i < (int) meta->blockBits; i++)
+				words[(q * 64 + i) * rw + w] |= a[i];
+			memset(a, 0, sizeof(uint64) * 64);
+		}
 	}
 	bs->havebatch = false;
 }
@@ -162,8 +172,8 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 	PageBloomState *state = bs->state;
 	const PageBloomMetaPageData *meta = &state->meta;
 	uint32		range = ItemPointerGetBlockNumber(tid) / meta->pagesPerRange;
-	uint32		segment = range / PB_RANGES_PER_SEGMENT;
-	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
+	uint32		segment = range / PbRangesPerSegment(meta);
+	uint32		rangebit = range % PbRangesPerSegment(meta);
 	uint64		hashes[INDEX_MAX_KEYS];
 	int			i;
 
@@ -171,7 +181,6 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 
 	if (segment < bs->nextsegment)
 	{
-		Assert(rangebit < PB_RANGES_PER_SEGMENT);
 		/* an earlier segment, already written: set the bits in place */
 		PbEnsureSegment(index, state, segment);
 		PbSetKeys(index, state, segment, rangebit, hashes, state->natts);
@@ -191,8 +200,16 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 		bs->curbatch = range / 64;
 		bs->havebatch = true;
 		for (i = 0; i < state->natts; i++)
-			bs->batchsig[(Size) PbKeyBlock(meta, hashes[i]) * 64 + range % 64] |=
-				PbKeyMask(meta, i, hashes[i]);
+		{
+			uint64		mask[PB_MASK_WORDS];
+			uint64	   *sig = bs->batchsig +
+				(Size) PbKeyBlock(meta, hashes[i]) * bs->maskwords * 64 + range % 64;
+			int			q;
+
+			PbKeyMask(meta, i, hashes[i], mask);
+			for (q = 0; q < bs->maskwords; q++)
+				sig[q * 64] |= mask[q];
+		}
 	}
 
 	bs->indtuples += 1;
@@ -241,7 +258,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.state = PbGetState(index);
 	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
 								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bs.batchsig = palloc0(sizeof(uint64) * 64 * meta.nblocks);
+	bs.maskwords = (int) (meta.blockBits + 63) / 64;
+	bs.batchsig = palloc0(sizeof(uint64) * 64 * bs.maskwords * meta.nblocks);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,

@@ -30,13 +30,13 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	PageBloomState *state = PbGetState(index);
 	const PageBloomMetaPageData *meta = &state->meta;
 	uint32		range = ItemPointerGetBlockNumber(ht_ctid) / meta->pagesPerRange;
-	uint32		segment = range / PB_RANGES_PER_SEGMENT;
+	uint32		segment = range / PbRangesPerSegment(meta);
 	uint64		hashes[INDEX_MAX_KEYS];
 
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureSegment(index, state, segment);
 	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);
-	PbSetKeys(index, state, segment, range % PB_RANGES_PER_SEGMENT,
+	PbSetKeys(index, state, segment, range % PbRangesPerSegment(meta),
 			  hashes, state->natts);
 	PbUnlockSegment(index, segment, PB_SEGLOCK_INSERT);
 	return false;

@@ -40,6 +40,9 @@ typedef struct PbScanKey
 	int			attno;			/* 0-based index column */
 	int			nhashes;
 	uint64	   *hashes;
+	uint32	   *blocks;			/* signature block of each hash */
+	uint16	   *rows;			/* PB_MAX_K rows of each hash */
+	uint8	   *nrows;			/* rows of each hash */
 } PbScanKey;
 
 typedef struct PbHasherEntry
@@ -191,6 +194,23 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	}
 	if (so->nkeys > 1)
 		qsort(so->keys, so->nkeys, sizeof(PbScanKey), PbScanKeyCmp);
+
+	/* each hash's block and rows, the same in every segment */
+	for (i = 0; i < so->nkeys; i++)
+	{
+		PbScanKey  *key = &so->keys[i];
+		int			j;
+
+		key->blocks = MemoryContextAlloc(so->keycxt, sizeof(uint32) * key->nhashes);
+		key->rows = MemoryContextAlloc(so->keycxt, sizeof(uint16) * PB_MAX_K * key->nhashes);
+		key->nrows = MemoryContextAlloc(so->keycxt, sizeof(uint8) * key->nhashes);
+		for (j = 0; j < key->nhashes; j++)
+		{
+			key->blocks[j] = PbKeyBlock(&state->meta, key->hashes[j]);
+			key->nrows[j] = (uint8) PbKeyRows(&state->meta, key->attno, key->hashes[j],
+											  key->rows + j * PB_MAX_K);
+		}
+	}
 }
 
 /* Add the heap pages of one range to the bitmap */
@@ -224,6 +244,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	uint64		nranges;
 	uint64		nsegs;
 	uint64		s;
+	uint32		rps;
+	int			rw;
 	int64		npages = 0;
 
 	pgstat_count_index_scan(index);
@@ -246,38 +268,38 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	}
 
 	indexBlocks = RelationGetNumberOfBlocks(index);
-	nsegs = (nranges + PB_RANGES_PER_SEGMENT - 1) / PB_RANGES_PER_SEGMENT;
+	rps = PbRangesPerSegment(meta);
+	rw = (int) meta->rowWords;
+	nsegs = (nranges + rps - 1) / rps;
 
 	for (s = 0; s < nsegs; s++)
 	{
-		uint64		cand[PB_ROW_WORDS];
+		uint64		cand[PB_MAX_ROW_WORDS];
 		uint64		anycand = 0;
 		int			i;
 		int			w;
 
 		CHECK_FOR_INTERRUPTS();
-		for (w = 0; w < PB_ROW_WORDS; w++)
+		for (w = 0; w < rw; w++)
 			cand[w] = ~UINT64CONST(0);
 
 		for (i = 0; i < so->nkeys; i++)
 		{
 			PbScanKey  *key = &so->keys[i];
-			uint64		acc[PB_ROW_WORDS];
+			uint64		acc[PB_MAX_ROW_WORDS];
 			int			j;
 
 			memset(acc, 0, sizeof(acc));
 			for (j = 0; j < key->nhashes; j++)
 			{
-				uint64		h = key->hashes[j];
-				BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, PbKeyBlock(meta, h));
-				uint16		rows[PB_MAX_K];
-				int			nrows;
+				BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, key->blocks[j]);
+				const uint16 *rows = key->rows + j * PB_MAX_K;
+				int			nrows = key->nrows[j];
 				Buffer		buf;
 				Page		page;
 
 				if (blkno >= indexBlocks)
 					continue;	/* no such page: no bits */
-				nrows = PbKeyRows(meta, key->attno, h, rows);
 				buf = ReadBuffer(index, blkno);
 				LockBuffer(buf, BUFFER_LOCK_SHARE);
 				page = BufferGetPage(buf);
@@ -285,20 +307,20 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 				{
 					const uint64 *words = PageBloomPageGetWords(page);
 
-					for (w = 0; w < PB_ROW_WORDS; w++)
+					for (w = 0; w < rw; w++)
 					{
 						uint64		x = cand[w];
 						int			r;
 
 						for (r = 0; r < nrows && x; r++)
-							x &= words[rows[r] * PB_ROW_WORDS + w];
+							x &= words[rows[r] * rw + w];
 						acc[w] |= x;
 					}
 				}
 				UnlockReleaseBuffer(buf);
 			}
 			anycand = 0;
-			for (w = 0; w < PB_ROW_WORDS; w++)
+			for (w = 0; w < rw; w++)
 			{
 				cand[w] &= acc[w];
 				anycand |= cand[w];
@@ -309,14 +331,14 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		if (!anycand)
 			continue;
 
-		for (w = 0; w < PB_ROW_WORDS; w++)
+		for (w = 0; w < rw; w++)
 		{
 			uint64		x = cand[w];
 
 			while (x)
 			{
 				int			bit = pg_rightmost_one_pos64(x);
-				uint64		range = s * PB_RANGES_PER_SEGMENT + (uint64) w * 64 + bit;
+				uint64		range = s * rps + (uint64) w * 64 + bit;
 
 				x &= x - 1;
 				if (range >= nranges)

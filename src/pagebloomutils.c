@@ -162,6 +162,15 @@ PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
 	return bestk;
 }
 
+/* Signature blocks of blockbits bits for nvalues keys of bits bits each */
+static uint32
+PbBlocksForBits(double nvalues, int blockbits, double bits)
+{
+	double		n = ceil(nvalues * bits / blockbits);
+
+	return (uint32) Max(Min(n, (double) PB_MAX_NBLOCKS), 1.0);
+}
+
 /*
  * The false-positive rates, for k = 1 .. PB_MAX_K, of a k-bit probe of a
  * blocked filter whose keys come from columns with different bits per key
@@ -174,23 +183,26 @@ PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
  * probability C(s, k) / C(B, k).
  */
 static void
-PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, double *f)
+PbMixedFprAll(double nvalues, uint32 nblocks, int blockbits, const uint8 *kcol,
+			  int ncols, double *f)
 {
-	static bool tables_ready = false;
-	static double hyper[PB_MAX_K + 1][PB_BLOCK_BITS + 1][PB_MAX_K + 1];
-	static double hitp[PB_BLOCK_BITS + 1][PB_MAX_K + 1];
+	/* tables for the block size of the last call */
+	static int	tables_b = 0;
+	static double hyper[PB_MAX_K + 1][PB_MAX_BLOCK_BITS + 1][PB_MAX_K + 1];
+	static double hitp[PB_MAX_BLOCK_BITS + 1][PB_MAX_K + 1];
 	double		lambda = nvalues / (double) nblocks;
 	double		weight[PB_MAX_K + 1];
-	double		prob[PB_BLOCK_BITS + 1];
-	double		next[PB_BLOCK_BITS + 1];
-	const int	B = PB_BLOCK_BITS;
+	double		prob[PB_MAX_BLOCK_BITS + 1];
+	double		next[PB_MAX_BLOCK_BITS + 1];
+	const int	B = blockbits;
 	int			jmax;
 	int			j;
 	int			k;
 	int			sbits;
 	int			c;
 
-	if (!tables_ready)
+	Assert(B >= 2 && B <= PB_MAX_BLOCK_BITS);
+	if (tables_b != B)
 	{
 		for (k = 0; k <= PB_MAX_K; k++)
 			for (sbits = 0; sbits <= B; sbits++)
@@ -210,7 +222,7 @@ PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, doub
 				hitp[sbits][k] = (k > sbits) ? 0 :
 					exp(lgamma(sbits + 1.0) - lgamma(sbits - k + 1.0) - lgamma(B + 1.0) + lgamma(B - k + 1.0));
 			}
-		tables_ready = true;
+		tables_b = B;
 	}
 
 	for (k = 0; k <= PB_MAX_K; k++)
@@ -233,7 +245,7 @@ PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, doub
 	for (c = 0; c < ncols; c++)
 		weight[kcol[c]] += 1.0 / ncols;
 
-	memset(prob, 0, sizeof(prob));
+	memset(prob, 0, sizeof(double) * (B + 1));
 	prob[0] = 1.0;
 	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
 	for (j = 0; j <= jmax; j++)
@@ -245,7 +257,7 @@ PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, doub
 				for (k = 1; k <= PB_MAX_K; k++)
 					f[k] += w * prob[sbits] * hitp[sbits][k];
 		/* one more key */
-		memset(next, 0, sizeof(next));
+		memset(next, 0, sizeof(double) * (B + 1));
 		for (sbits = 0; sbits <= B; sbits++)
 		{
 			if (prob[sbits] <= 0)
@@ -260,7 +272,7 @@ PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, doub
 					next[sbits + d] += prob[sbits] * weight[k] * hyper[k][sbits][d];
 			}
 		}
-		memcpy(prob, next, sizeof(prob));
+		memcpy(prob, next, sizeof(double) * (B + 1));
 	}
 	for (k = 1; k <= PB_MAX_K; k++)
 		f[k] = Min(f[k], 1.0);
@@ -273,8 +285,8 @@ PbMixedFprAll(double nvalues, uint32 nblocks, const uint8 *kcol, int ncols, doub
  * Returns whether every target is met; kcol and fprs get the choice.
  */
 static bool
-PbMixedKs(double nvalues, uint32 nblocks, int ncols, const double *targets,
-		  uint8 *kcol, double *fprs)
+PbMixedKs(double nvalues, uint32 nblocks, int blockbits, int ncols,
+		  const double *targets, uint8 *kcol, double *fprs)
 {
 	double		f[PB_MAX_K + 1];
 	bool		ok = true;
@@ -287,7 +299,7 @@ PbMixedKs(double nvalues, uint32 nblocks, int ncols, const double *targets,
 	{
 		bool		changed = false;
 
-		PbMixedFprAll(nvalues, nblocks, kcol, ncols, f);
+		PbMixedFprAll(nvalues, nblocks, blockbits, kcol, ncols, f);
 		for (c = 0; c < ncols; c++)
 		{
 			int			chosen = 0;
@@ -310,7 +322,7 @@ PbMixedKs(double nvalues, uint32 nblocks, int ncols, const double *targets,
 		if (!changed)
 			break;
 	}
-	PbMixedFprAll(nvalues, nblocks, kcol, ncols, f);
+	PbMixedFprAll(nvalues, nblocks, blockbits, kcol, ncols, f);
 	for (c = 0; c < ncols; c++)
 	{
 		fprs[c] = f[kcol[c]];
@@ -318,6 +330,74 @@ PbMixedKs(double nvalues, uint32 nblocks, int ncols, const double *targets,
 			ok = false;
 	}
 	return ok;
+}
+
+/*
+ * The modelled cost, in microseconds, of a one-column probe that reads
+ * nsegs slice pages and whose false-positive ranges each cost a heap page
+ * of rows rows rechecked (measured on a 1M-row, 6-column table:
+ * doc/design.md, "Block size and the default rate").
+ */
+static double
+PbProbeCost(double nsegs, double falseRanges, double rows)
+{
+	return nsegs * PB_COST_SLICE_READ +
+		falseRanges * (PB_COST_HEAP_PAGE + rows * PB_COST_HEAP_ROW);
+}
+
+/*
+ * The row width (4, 8 or 16 words: blocks of 255, 127 or 63 bits) of a new
+ * index over nranges ranges of nvalues keys and rows rows each: the one
+ * whose one-column probe costs least with a signature of the default
+ * PB_DEFAULT_BITS_PER_KEY bits per key.  Wider blocks give a lower rate for
+ * the same bits; narrower ones put more ranges on a page, so a probe reads
+ * fewer pages.  A table without pages yet is costed as one segment.
+ */
+uint32
+PbChooseRowWords(double nranges, double nvalues, double rows)
+{
+	uint32		best = PB_MIN_ROW_WORDS;
+	double		bestCost = -1;
+	uint32		rw;
+
+	for (rw = PB_MIN_ROW_WORDS; rw <= PB_MAX_ROW_WORDS; rw *= 2)
+	{
+		int			bb = PB_BLOCK_BITS_FOR(rw);
+		double		n = Max(nranges, 1.0);
+		uint32		nblocks = PbBlocksForBits(nvalues, bb, PB_DEFAULT_BITS_PER_KEY);
+		double		f;
+		double		cost;
+
+		(void) PbBestK(nvalues, nblocks, bb, &f);
+		cost = PbProbeCost(ceil(n / (rw * 64.0)), f * n, rows);
+		if (bestCost < 0 || cost < bestCost)
+		{
+			bestCost = cost;
+			best = rw;
+		}
+	}
+	return best;
+}
+
+/*
+ * The default false-positive rate of a table's index: about one false range
+ * per one-column probe (1 / nranges), but never more than PB_DEFAULT_FPR
+ * (small tables) and never below what PB_DEFAULT_BITS_PER_KEY bits per key
+ * give (large tables: the size stays near a fixed fraction of a B-tree's).
+ */
+static double
+PbDerivedFpr(double nranges, double nvalues, int blockbits)
+{
+	uint32		nblocks = PbBlocksForBits(nvalues, blockbits, PB_DEFAULT_BITS_PER_KEY);
+	double		floor;
+	double		f;
+
+	(void) PbBestK(nvalues, nblocks, blockbits, &floor);
+	f = nranges >= 1 ? 1.0 / nranges : 0;
+	f = Max(f, floor);
+	f = Min(f, PB_DEFAULT_FPR);
+	/* what the reloption accepts */
+	return Max(f, PB_MIN_FPR);
 }
 
 /*
@@ -475,7 +555,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 {
 	PageBloomOptions *opts = (PageBloomOptions *) index->rd_options;
 	int			ppr = opts ? opts->pagesPerRange : PB_DEFAULT_PAGES_PER_RANGE;
-	double		target = opts ? opts->fpr : PB_DEFAULT_FPR;
+	double		target = opts ? opts->fpr : 0;
 	int			sigbits = opts ? opts->signatureBits : 0;
 	int			ncols = IndexRelationGetNumberOfKeyAttributes(index);
 	double		targets[INDEX_MAX_KEYS];
@@ -488,9 +568,44 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	double		allvis;
 	double		nvalues;
 	uint32		nblocks;
+	double		nranges;
+	uint32		rowwords;
+	int			blockbits;
 	bool		capped = false;
 	int			c;
 
+	if (heap->rd_rel->relkind == RELKIND_RELATION ||
+		heap->rd_rel->relkind == RELKIND_MATVIEW)
+		density = PbMeasureDensity(heap);
+	if (density <= 0)
+	{
+		/*
+		 * No rows to measure (an empty table, or the rebuild of TRUNCATE):
+		 * the planner's estimate, from the tuple width
+		 */
+		if (heap->rd_rel->relkind == RELKIND_RELATION ||
+			heap->rd_rel->relkind == RELKIND_MATVIEW)
+			estimate_rel_size(heap, NULL, &pages, &tuples, &allvis);
+		density = (pages > 0 && tuples > 0) ? tuples / pages : MaxHeapTuplesPerPage / 4.0;
+	}
+	density = Max(density, 1.0);
+	density = Min(density, (double) MaxHeapTuplesPerPage);
+	nvalues = density * ppr * ncols;
+
+	/* the row width, from the table's size now */
+	if (heap->rd_rel->relkind == RELKIND_RELATION ||
+		heap->rd_rel->relkind == RELKIND_MATVIEW)
+		pages = RelationGetNumberOfBlocks(heap);
+	nranges = ceil((double) pages / ppr);
+	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
+		rowwords = PbRowWordsForBlockBits(opts->blockBits);
+	else
+		rowwords = PbChooseRowWords(nranges, nvalues, density * ppr);
+	blockbits = PB_BLOCK_BITS_FOR(rowwords);
+
+	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
+	if (target <= 0)
+		target = PbDerivedFpr(nranges, nvalues, blockbits);
 	for (c = 0; c < ncols; c++)
 		targets[c] = target;
 	if (opts && opts->columnFprOffset != 0)
@@ -512,37 +627,20 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		if (targets[c] != targets[0])
 			mixed = true;
 
-	if (heap->rd_rel->relkind == RELKIND_RELATION ||
-		heap->rd_rel->relkind == RELKIND_MATVIEW)
-		density = PbMeasureDensity(heap);
-	if (density <= 0)
-	{
-		/*
-		 * No rows to measure (an empty table, or the rebuild of TRUNCATE):
-		 * the planner's estimate, from the tuple width
-		 */
-		if (heap->rd_rel->relkind == RELKIND_RELATION ||
-			heap->rd_rel->relkind == RELKIND_MATVIEW)
-			estimate_rel_size(heap, NULL, &pages, &tuples, &allvis);
-		density = (pages > 0 && tuples > 0) ? tuples / pages : MaxHeapTuplesPerPage / 4.0;
-	}
-	density = Max(density, 1.0);
-	density = Min(density, (double) MaxHeapTuplesPerPage);
-	nvalues = density * ppr * ncols;
 
 	if (sigbits > 0)
 	{
-		if ((uint64) sigbits > (uint64) PB_MAX_NBLOCKS * PB_BLOCK_BITS)
+		if ((uint64) sigbits > (uint64) PB_MAX_NBLOCKS * blockbits)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("signature_bits %d of index \"%s\" is over the limit of %d bits",
 							sigbits, RelationGetRelationName(index),
-							PB_MAX_NBLOCKS * PB_BLOCK_BITS),
+							PB_MAX_NBLOCKS * blockbits),
 					 errdetail("A segment of %d ranges keeps the signature in %d pages (%d MB), in the index and in memory while it is built.",
-							   PB_RANGES_PER_SEGMENT, PB_MAX_NBLOCKS,
+							   (int) rowwords * 64, PB_MAX_NBLOCKS,
 							   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
 					 errhint("Set a smaller signature_bits, or 0 to derive it from fpr.")));
-		nblocks = (uint32) ((sigbits + PB_BLOCK_BITS - 1) / PB_BLOCK_BITS);
+		nblocks = (uint32) ((sigbits + blockbits - 1) / blockbits);
 		nblocks = Max(nblocks, 1);
 	}
 	else
@@ -555,8 +653,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		{
 			double		f;
 
-			if (mixed ? PbMixedKs(nvalues, hi, ncols, targets, kcol, fprs) :
-				(PbBestK(nvalues, hi, PB_BLOCK_BITS, &f), f <= target))
+			if (mixed ? PbMixedKs(nvalues, hi, blockbits, ncols, targets, kcol, fprs) :
+				(PbBestK(nvalues, hi, blockbits, &f), f <= target))
 				break;
 			lo = hi;
 			hi = Min(hi * 2, PB_MAX_NBLOCKS);
@@ -571,8 +669,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		{
 			double		f = 0;
 
-			if (!(mixed ? PbMixedKs(nvalues, hi, ncols, targets, kcol, fprs) :
-				  (PbBestK(nvalues, hi, PB_BLOCK_BITS, &f), f <= target)))
+			if (!(mixed ? PbMixedKs(nvalues, hi, blockbits, ncols, targets, kcol, fprs) :
+				  (PbBestK(nvalues, hi, blockbits, &f), f <= target)))
 			{
 				capped = true;
 				lo = hi - 1;	/* no bisection: hi it is */
@@ -583,8 +681,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 			uint32		mid = lo + (hi - lo) / 2;
 			double		f;
 
-			if (mixed ? PbMixedKs(nvalues, mid, ncols, targets, kcol, fprs) :
-				(PbBestK(nvalues, mid, PB_BLOCK_BITS, &f), f <= target))
+			if (mixed ? PbMixedKs(nvalues, mid, blockbits, ncols, targets, kcol, fprs) :
+				(PbBestK(nvalues, mid, blockbits, &f), f <= target))
 				hi = mid;
 			else
 				lo = mid;
@@ -598,11 +696,11 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	 * that is best for the block instead.
 	 */
 	if (mixed && !capped)
-		PbMixedKs(nvalues, nblocks, ncols, targets, kcol, fprs);
+		PbMixedKs(nvalues, nblocks, blockbits, ncols, targets, kcol, fprs);
 	else
 	{
 		double		f;
-		int			k = PbBestK(nvalues, nblocks, PB_BLOCK_BITS, &f);
+		int			k = PbBestK(nvalues, nblocks, blockbits, &f);
 
 		for (c = 0; c < ncols; c++)
 		{
@@ -626,9 +724,9 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 				 errmsg("index \"%s\" cannot meet its false-positive rate with pages_per_range %d",
 						RelationGetRelationName(index), ppr),
 				 errdetail("A range holds about %.0f values; the largest signature, %d bits (%d MB per segment of %d ranges), gives a rate of about %.3g per column instead of %.3g.",
-						   nvalues, PB_MAX_NBLOCKS * PB_BLOCK_BITS,
+						   nvalues, PB_MAX_NBLOCKS * blockbits,
 						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024)),
-						   PB_RANGES_PER_SEGMENT, worst, strictest),
+						   (int) rowwords * 64, worst, strictest),
 				 errhint("Lower pages_per_range, or raise fpr (and column_fpr), and rebuild the index.")));
 	}
 
@@ -637,8 +735,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	meta->version = PB_VERSION;
 	meta->pagesPerRange = ppr;
 	meta->nblocks = nblocks;
-	meta->blockBits = PB_BLOCK_BITS;
-	meta->rowWords = PB_ROW_WORDS;
+	meta->blockBits = blockbits;
+	meta->rowWords = rowwords;
 	meta->ncols = ncols;
 	meta->seed = 0;
 	meta->targetFpr = target;
@@ -716,8 +814,8 @@ PbCheckMetaPage(Relation index, Page page)
 						RelationGetRelationName(index)),
 				 errhint("REINDEX the index.")));
 	if (meta->version != PB_VERSION ||
-		meta->blockBits != PB_BLOCK_BITS ||
-		meta->rowWords != PB_ROW_WORDS ||
+		(meta->rowWords != 4 && meta->rowWords != 8 && meta->rowWords != 16) ||
+		meta->blockBits != (uint32) PB_BLOCK_BITS_FOR(meta->rowWords) ||
 		meta->nblocks < 1 || meta->nblocks > PB_MAX_NBLOCKS ||
 		meta->k < 1 || meta->k > PB_MAX_K ||
 		meta->pagesPerRange < 1 || meta->pagesPerRange > PB_MAX_PAGES_PER_RANGE ||
@@ -796,14 +894,17 @@ PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
 int
 PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows)
 {
-	uint64		mask = PbKeyMask(meta, attno, h);
+	uint64		mask[PB_MASK_WORDS];
 	int			i = 0;
+	int			q;
 
-	while (mask)
-	{
-		rows[i++] = (uint16) pg_rightmost_one_pos64(mask);
-		mask &= mask - 1;
-	}
+	PbKeyMask(meta, attno, h, mask);
+	for (q = 0; q < PB_MASK_WORDS; q++)
+		while (mask[q])
+		{
+			rows[i++] = (uint16) (q * 64 + pg_rightmost_one_pos64(mask[q]));
+			mask[q] &= mask[q] - 1;
+		}
 	Assert(i == (int) meta->kcol[attno]);
 	return i;
 }
@@ -872,12 +973,13 @@ PbPendingKeyCmp(const void *a, const void *b)
 
 /* Are all the bits of a key set for a range? */
 static inline bool
-PbKeyBitsSet(const uint64 *words, const uint16 *rows, int k, uint32 word, uint64 mask)
+PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
+			 uint32 word, uint64 mask)
 {
 	int			i;
 
 	for (i = 0; i < k; i++)
-		if (!(words[rows[i] * PB_ROW_WORDS + word] & mask))
+		if (!(words[rows[i] * rowwords + word] & mask))
 			return false;
 	return true;
 }
@@ -949,7 +1051,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 
 				for (r = 0; r < keys[i].nrows && !isnew[nbufs]; r++)
 				{
-					uint16		idx = keys[i].rows[r] * PB_ROW_WORDS + word;
+					uint16		idx = keys[i].rows[r] * meta->rowWords + word;
 					int			c;
 
 					if (words[idx] & mask)
@@ -1015,7 +1117,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 						int			r;
 
 						for (r = 0; r < keys[j].nrows; r++)
-							words[keys[j].rows[r] * PB_ROW_WORDS + word] |= mask;
+							words[keys[j].rows[r] * meta->rowWords + word] |= mask;
 					}
 					MarkBufferDirty(bufs[b]);
 					if (needwal)
@@ -1103,7 +1205,7 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	ppr = meta.pagesPerRange;
 	nranges = ceil(heapPages / ppr);
-	nsegs = ceil(nranges / PB_RANGES_PER_SEGMENT);
+	nsegs = ceil(nranges / PbRangesPerSegment(&meta));
 
 	foreach(lc, path->indexclauses)
 	{
@@ -1168,7 +1270,7 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 							  &spc_seq_page_cost);
 	cost = pagesRead * spc_random_page_cost;
 	/* AND the rows of each probe, add the candidate pages to the bitmap */
-	cost += probes * nsegs * meta.k * PB_ROW_WORDS * cpu_operator_cost / 16;
+	cost += probes * nsegs * meta.k * meta.rowWords * cpu_operator_cost / 16;
 	cost += candPages * cpu_operator_cost;
 	/* recheck of the tuples on candidate pages the heap scan does not count */
 	cost += Max(frac - sel, 0) * heapTuples *
@@ -1239,8 +1341,8 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 	PageBloomState *state = vs->state;
 	const PageBloomMetaPageData *meta = &state->meta;
 	uint32		range = ItemPointerGetBlockNumber(tid) / meta->pagesPerRange;
-	uint32		segment = range / PB_RANGES_PER_SEGMENT;
-	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
+	uint32		segment = range / PbRangesPerSegment(meta);
+	uint32		rangebit = range % PbRangesPerSegment(meta);
 	int			i;
 
 	CHECK_FOR_INTERRUPTS();
@@ -1260,7 +1362,7 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			page = BufferGetPage(buf);
 			ok = !PageIsNew(page) &&
-				PbKeyBitsSet(PageBloomPageGetWords(page), rows, nrows,
+				PbKeyBitsSet(PageBloomPageGetWords(page), meta->rowWords, rows, nrows,
 							 rangebit / 64, UINT64CONST(1) << (rangebit % 64));
 			UnlockReleaseBuffer(buf);
 		}
@@ -1362,13 +1464,13 @@ pagebloom_info(PG_FUNCTION_ARGS)
 		if (!PageIsNew(page))
 		{
 			const uint64 *words = PageBloomPageGetWords(page);
-			uint64		first = (uint64) ((blkno - 1) / meta->nblocks) * PB_RANGES_PER_SEGMENT;
-			uint64		valid[PB_ROW_WORDS];
+			uint64		first = (uint64) ((blkno - 1) / meta->nblocks) * PbRangesPerSegment(meta);
+			uint64		valid[PB_MAX_ROW_WORDS];
 			int			w;
 			int			j;
 
 			/* only the ranges of the table as it is now (it may have shrunk) */
-			for (w = 0; w < PB_ROW_WORDS; w++)
+			for (w = 0; w < (int) meta->rowWords; w++)
 			{
 				uint64		lo = first + (uint64) w * 64;
 
@@ -1379,9 +1481,9 @@ pagebloom_info(PG_FUNCTION_ARGS)
 				else
 					valid[w] = (UINT64CONST(1) << (nranges - lo)) - 1;
 			}
-			for (j = 0; j < PB_BLOCK_BITS; j++)
-				for (w = 0; w < PB_ROW_WORDS; w++)
-					bitsSet += pg_popcount64(words[j * PB_ROW_WORDS + w] & valid[w]);
+			for (j = 0; j < (int) meta->blockBits; j++)
+				for (w = 0; w < (int) meta->rowWords; w++)
+					bitsSet += pg_popcount64(words[j * meta->rowWords + w] & valid[w]);
 		}
 		UnlockReleaseBuffer(buf);
 	}
@@ -1394,7 +1496,7 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	values[2] = Int32GetDatum(meta->nblocks);
 	values[3] = Int32GetDatum(meta->blockBits);
 	values[4] = Int32GetDatum(meta->k);
-	values[5] = Int32GetDatum(PB_RANGES_PER_SEGMENT);
+	values[5] = Int32GetDatum(PbRangesPerSegment(meta));
 	values[6] = Int64GetDatum(indexBlocks > 0 ? (indexBlocks - 1) / meta->nblocks : 0);
 	values[7] = Int64GetDatum(indexBlocks);
 	values[8] = Float8GetDatum(meta->targetFpr);

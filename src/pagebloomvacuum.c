@@ -77,7 +77,7 @@ typedef struct PbResumState
 	ExprState  *predicate;
 	BufferAccessStrategy strategy;
 	/* ranges that must keep their old bits (see PbResumScanBlocks) */
-	uint64		keep[PB_ROW_WORDS];
+	uint64		keep[PB_MAX_ROW_WORDS];
 #if PG_VERSION_NUM >= 140000
 	GlobalVisState *vistest;
 #endif
@@ -90,22 +90,21 @@ PbResumAddTuple(PbResumState *rs, BlockNumber blkno, Datum *values, bool *isnull
 	PageBloomState *state = rs->state;
 	const PageBloomMetaPageData *meta = &state->meta;
 	uint32		range = blkno / meta->pagesPerRange;
-	uint32		rangebit = range % PB_RANGES_PER_SEGMENT;
+	uint32		rangebit = range % PbRangesPerSegment(meta);
 	int			i;
 
-	Assert(range / PB_RANGES_PER_SEGMENT == rs->segment);
+	Assert(range / PbRangesPerSegment(meta) == rs->segment);
 	for (i = 0; i < state->natts; i++)
 	{
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
 		uint64	   *words = rs->segbits + (Size) PbKeyBlock(meta, h) * PB_PAGE_WORDS;
-		uint64		m = PbKeyMask(meta, i, h);
+		uint16		rows[PB_MAX_K];
+		int			nrows = PbKeyRows(meta, i, h, rows);
+		int			r;
 
-		while (m)
-		{
-			words[pg_rightmost_one_pos64(m) * PB_ROW_WORDS + rangebit / 64] |=
+		for (r = 0; r < nrows; r++)
+			words[rows[r] * meta->rowWords + rangebit / 64] |=
 				UINT64CONST(1) << (rangebit % 64);
-			m &= m - 1;
-		}
 	}
 }
 
@@ -177,7 +176,7 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 							break;
 #endif
 						{
-							uint32		rangebit = (blkno / rs->state->meta.pagesPerRange) % PB_RANGES_PER_SEGMENT;
+							uint32		rangebit = (blkno / rs->state->meta.pagesPerRange) % PbRangesPerSegment(&rs->state->meta);
 
 							rs->keep[rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
 						}
@@ -223,15 +222,15 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 
 /* Add, per range, the set bits of one page's rows to counts[] */
 static void
-PbCountBits(const uint64 *words, uint32 *counts)
+PbCountBits(const PageBloomMetaPageData *meta, const uint64 *words, uint32 *counts)
 {
 	int			j;
 	int			w;
 
-	for (j = 0; j < PB_BLOCK_BITS; j++)
-		for (w = 0; w < PB_ROW_WORDS; w++)
+	for (j = 0; j < (int) meta->blockBits; j++)
+		for (w = 0; w < (int) meta->rowWords; w++)
 		{
-			uint64		x = words[j * PB_ROW_WORDS + w];
+			uint64		x = words[j * meta->rowWords + w];
 
 			while (x)
 			{
@@ -256,8 +255,8 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 {
 	const PageBloomMetaPageData *meta = &rs->state->meta;
 	uint64		ppr = meta->pagesPerRange;
-	uint64		cand[PB_ROW_WORDS];
-	uint64		mask[PB_ROW_WORDS];
+	uint64		cand[PB_MAX_ROW_WORDS];
+	uint64		mask[PB_MAX_ROW_WORDS];
 	bool		any = false;
 	BlockNumber heapBlocks;
 	uint64		nranges;
@@ -277,9 +276,9 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 	nranges = ((uint64) heapBlocks + ppr - 1) / ppr;
 
 	memset(cand, 0, sizeof(cand));
-	for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
+	for (r = 0; r < (int) PbRangesPerSegment(meta); r++)
 	{
-		uint64		range = (uint64) segment * PB_RANGES_PER_SEGMENT + r;
+		uint64		range = (uint64) segment * PbRangesPerSegment(meta) + r;
 		uint64		first = range * ppr;
 
 		if (range >= nranges)
@@ -311,7 +310,7 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 #endif
 	memset(rs->segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
 	r = 0;
-	while (r < PB_RANGES_PER_SEGMENT)
+	while (r < (int) PbRangesPerSegment(meta))
 	{
 		int			start;
 		uint64		first;
@@ -323,9 +322,9 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 			continue;
 		}
 		start = r;
-		while (r < PB_RANGES_PER_SEGMENT && (cand[r / 64] & (UINT64CONST(1) << (r % 64))))
+		while (r < (int) PbRangesPerSegment(meta) && (cand[r / 64] & (UINT64CONST(1) << (r % 64))))
 			r++;
-		first = ((uint64) segment * PB_RANGES_PER_SEGMENT + start) * ppr;
+		first = ((uint64) segment * PbRangesPerSegment(meta) + start) * ppr;
 		nblk = (uint64) (r - start) * ppr;
 		if (first < heapBlocks)
 			PbResumScanBlocks(heap, indexInfo, rs, (BlockNumber) first,
@@ -333,8 +332,8 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 	}
 
 	/* which candidates are stale? */
-	memset(rs->oldcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-	memset(rs->newcnt, 0, sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+	memset(rs->oldcnt, 0, sizeof(uint32) * PbRangesPerSegment(meta));
+	memset(rs->newcnt, 0, sizeof(uint32) * PbRangesPerSegment(meta));
 	for (b = 0; b < meta->nblocks; b++)
 	{
 		Buffer		buf = ReadBuffer(index, PbSliceBlkno(meta, segment, b));
@@ -343,12 +342,12 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		if (!PageIsNew(page))
-			PbCountBits(PageBloomPageGetWords(page), rs->oldcnt);
+			PbCountBits(meta, PageBloomPageGetWords(page), rs->oldcnt);
 		UnlockReleaseBuffer(buf);
-		PbCountBits(rs->segbits + (Size) b * PB_PAGE_WORDS, rs->newcnt);
+		PbCountBits(meta, rs->segbits + (Size) b * PB_PAGE_WORDS, rs->newcnt);
 	}
 	memset(mask, 0, sizeof(mask));
-	for (r = 0; r < PB_RANGES_PER_SEGMENT; r++)
+	for (r = 0; r < (int) PbRangesPerSegment(meta); r++)
 	{
 		uint32		oldc = rs->oldcnt[r];
 		uint32		newc = rs->newcnt[r];
@@ -380,10 +379,10 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 		{
 			const uint64 *ow = PageBloomPageGetWords(page);
 
-			for (j = 0; j < PB_BLOCK_BITS && !changed; j++)
-				for (w = 0; w < PB_ROW_WORDS; w++)
-					if (((ow[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w]) !=
-						ow[j * PB_ROW_WORDS + w])
+			for (j = 0; j < (int) meta->blockBits && !changed; j++)
+				for (w = 0; w < (int) meta->rowWords; w++)
+					if (((ow[j * meta->rowWords + w] & ~mask[w]) | nw[j * meta->rowWords + w]) !=
+						ow[j * meta->rowWords + w])
 					{
 						changed = true;
 						break;
@@ -402,10 +401,10 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 			else
 				page = GenericXLogRegisterBuffer(gx, buf, 0);
 			words = PageBloomPageGetWords(page);
-			for (j = 0; j < PB_BLOCK_BITS; j++)
-				for (w = 0; w < PB_ROW_WORDS; w++)
-					words[j * PB_ROW_WORDS + w] =
-						(words[j * PB_ROW_WORDS + w] & ~mask[w]) | nw[j * PB_ROW_WORDS + w];
+			for (j = 0; j < (int) meta->blockBits; j++)
+				for (w = 0; w < (int) meta->rowWords; w++)
+					words[j * meta->rowWords + w] =
+						(words[j * meta->rowWords + w] & ~mask[w]) | nw[j * meta->rowWords + w];
 			GenericXLogFinish(gx);
 		}
 		UnlockReleaseBuffer(buf);
@@ -429,7 +428,7 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	BlockNumber heapBlocks = RelationGetNumberOfBlocks(heap);
 	uint64		ppr = meta->pagesPerRange;
 	uint64		nranges = ((uint64) heapBlocks + ppr - 1) / ppr;
-	uint64		nsegs = (nranges + PB_RANGES_PER_SEGMENT - 1) / PB_RANGES_PER_SEGMENT;
+	uint64		nsegs = (nranges + PbRangesPerSegment(meta) - 1) / PbRangesPerSegment(meta);
 	double		fillfactor = RelationGetFillFactor(heap, HEAP_DEFAULT_FILLFACTOR) / 100.0;
 	double		freeNeeded = (0.5 + (1.0 - fillfactor)) * BLCKSZ;
 	int64		rewritten = 0;
@@ -456,8 +455,8 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	rs.state = state;
 	rs.segbits = palloc_extended((Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64),
 								 MCXT_ALLOC_HUGE);
-	rs.oldcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
-	rs.newcnt = palloc(sizeof(uint32) * PB_RANGES_PER_SEGMENT);
+	rs.oldcnt = palloc(sizeof(uint32) * PbRangesPerSegment(meta));
+	rs.newcnt = palloc(sizeof(uint32) * PbRangesPerSegment(meta));
 
 	rs.estate = CreateExecutorState();
 	rs.slot = MakeSingleTupleTableSlot(RelationGetDescr(heap), &TTSOpsBufferHeapTuple);
