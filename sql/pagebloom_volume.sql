@@ -179,6 +179,35 @@ SELECT q, pb_plan(q) FROM (VALUES
 EXPLAIN (COSTS OFF) SELECT * FROM pbv WHERE i2 = 898732 AND i5 = 123451;
 EXPLAIN (COSTS OFF) SELECT * FROM pbl WHERE g = 1;
 
+-- with B-trees beside the pagebloom index (what a DBA may have on the hot
+-- columns): a B-tree wherever one covers a key (one heap page against the
+-- pages of every candidate range), pagebloom for the columns without one and
+-- for combinations of them, a sequential scan where the probes would pass
+-- most pages.  pb_plan_indexes: the top plan node and the indexes it uses.
+CREATE FUNCTION pb_plan_indexes(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (COSTS OFF, FORMAT JSON) ' || q INTO plan;
+	RETURN (plan -> 0 -> 'Plan' ->> 'Node Type') || coalesce(' ' || (
+		SELECT string_agg(DISTINCT m[1], ',' ORDER BY m[1])
+		FROM regexp_matches(plan::text, '"Index Name": "([^"]+)"', 'g') m), '');
+END $$;
+CREATE INDEX pbv_i1_btree ON pbv (i1);
+CREATE INDEX pbv_i2_btree ON pbv (i2);
+ANALYZE pbv;
+SELECT label, pb_plan_indexes(q) FROM (VALUES
+	('i1 (B-tree)', 'SELECT * FROM pbv WHERE i1 = 4242'),
+	('i1, 10 keys (B-tree)', 'SELECT * FROM pbv WHERE i1 = ANY(''{1,2,3,4,5,6,7,8,9,10}'')'),
+	('i4 (no B-tree)', 'SELECT * FROM pbv WHERE i4 = 4242'),
+	('i4, 10 keys (no B-tree)', 'SELECT * FROM pbv WHERE i4 = ANY(''{1,2,3,4,5,6,7,8,9,10}'')'),
+	('i4 AND i6 (no B-tree)', 'SELECT * FROM pbv WHERE i4 = 4242 AND i6 = 77'),
+	('i2 AND i5 (one B-tree)', 'SELECT * FROM pbv WHERE i2 = 898732 AND i5 = 123451'),
+	('i4, 3000 keys', 'SELECT * FROM pbv WHERE i4 = ANY(''' || :'many' || ''')'),
+	('i4 IS NOT NULL', 'SELECT * FROM pbv WHERE i4 IS NOT NULL')
+) v(label, q);
+DROP INDEX pbv_i1_btree, pbv_i2_btree;
+
 -- delete 30%: stale bits hide nothing; VACUUM leaves these ranges alone (they
 -- are not mostly free, only the last partly filled page is), pagebloom_resummarize
 -- rewrites them
