@@ -10,7 +10,8 @@
  *	the common 24-byte header, then
  *	  uint8  f			fingerprint bits, 4..32
  *	  uint8  b			bucket size, always 4
- *	  uint16 reserved	0
+ *	  uint8  layout		1: semi-sorted buckets
+ *	  uint8  reserved	0
  *	  uint32 nsub		number of sub-filters, 1..CF_MAX_SUBFILTERS
  *	  uint64 count		fingerprints stored in all sub-filters
  *	then nsub sub-filters, each
@@ -21,11 +22,15 @@
  *	  uint32 N			its bucket count, 1..2^32 - 1
  *	  uint32 victim_bucket (0 when unused)
  *	  uint64 count		fingerprints in its table plus its victim
- *	  table: N * b entries of f bits, entry j of bucket i at bit
- *		  (i * b + j) * f; bit t of the table is bit (t % 8) of byte t / 8;
- *		  an entry's bit k is table bit (its position + k).  The table is
- *		  padded with zero bits to a multiple of 64 bits plus 8 zero bytes,
- *		  so every entry can be read with one 8-byte load.
+ *	  table: N semi-sorted buckets of 4f - 4 bits, bucket i at bit
+ *		  i * (4f - 4); bit t of the table is bit (t % 8) of byte t / 8, a
+ *		  field's bit k is table bit (its position + k).  A bucket's 4
+ *		  f-bit entries (0 = empty) ascend, e0 <= e1 <= e2 <= e3; bits 0..11
+ *		  hold the code of their top 4 bits n0 <= .. <= n3, C(n0, 1) +
+ *		  C(n1 + 1, 2) + C(n2 + 2, 3) + C(n3 + 3, 4) < 3876, bits
+ *		  12 + j (f - 4) the low f - 4 bits of e_j.  The table is padded
+ *		  with zero bits to a multiple of 64 bits plus 8 zero bytes, so a
+ *		  bucket of f <= 15 (and any field) is one 8-byte load.
  *
  * The first sub-filter has level 0 and N0 buckets (any count >= 1, the
  * filter's base); chains grow by levels, twice the largest each time.
@@ -447,6 +452,79 @@ CfCountIn(const uint32 *e, uint32 fp)
 }
 
 /*
+ * Copies of fp in a bucket of f <= 15 bits loaded by CfBucketWord, for
+ * probes: the low parts first, compared all at once (SWAR: adding the
+ * low-bits mask to the low g - 1 bits of a g-bit field carries into its top
+ * bit exactly when they are not all zero, and never into the next field),
+ * so a bucket where no low part matches (most buckets a non-member's probe
+ * reads: 4 / 2^g of them match) needs no decoding of its code; else the
+ * nibbles the same way.
+ */
+static pg_attribute_always_inline int
+CfWordMatches(uint64 w, int f, uint32 fp)
+{
+	int			g = f - 4;
+	uint32		zl,
+				zn,
+				x,
+				m;
+
+	if (g > 0)
+	{
+		uint64		lsb = 1 | (UINT64CONST(1) << g) | (UINT64CONST(1) << (2 * g)) |
+			(UINT64CONST(1) << (3 * g));
+		uint64		all = (UINT64CONST(1) << (4 * g)) - 1;
+		uint64		hi = lsb << (g - 1);
+		uint64		low = all ^ hi;
+		uint64		y = ((w >> CF_CODE_BITS) & all) ^
+			((uint64) (fp & ((UINT64CONST(1) << g) - 1)) * lsb);
+		uint64		z = ~(((y & low) + low) | y) & hi;
+
+		if (z == 0)
+			return 0;
+		/* bit j*g + g-1 for entry j, to bit j */
+		zl = (uint32) (((z >> (g - 1)) & 1) | ((z >> (2 * g - 2)) & 2) |
+					   ((z >> (3 * g - 3)) & 4) | ((z >> (4 * g - 4)) & 8));
+	}
+	else
+		zl = 15;
+	x = CfDecodeNibbles((uint32) w) ^ ((fp >> g) * 0x1111);
+	zn = ~(((x & 0x7777) + 0x7777) | x) & 0x8888;
+	m = zl & (((zn >> 3) & 1) | ((zn >> 6) & 2) | ((zn >> 9) & 4) | ((zn >> 12) & 8));
+	return (int) ((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + (m >> 3));
+}
+
+/* Copies of fp in the bucket at bit offset bit of p */
+static pg_attribute_always_inline int
+CfBucketMatchesAt(const uint8 *p, uint64 bit, int f, uint32 fp)
+{
+	uint32		e[CF_BUCKET_SIZE];
+
+	if (f <= 15)
+		return CfWordMatches(CfBucketWord(p, bit), f, fp);
+	CfBucketDecodeAt(p, bit, f, e);
+	return CfCountIn(e, fp);
+}
+
+/*
+ * Copies of fp in the buckets i1 and i2 (counted once if equal) of a table,
+ * for probes: both loads are issued before either bucket is looked at.
+ */
+static pg_attribute_always_inline int
+CfPairCount(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp)
+{
+	if (f <= 15)
+	{
+		uint64		w1 = CfBucketWord(table, CfBucketBit(i1, f)),
+					w2 = CfBucketWord(table, CfBucketBit(i2, f));
+
+		return CfWordMatches(w1, f, fp) + (i1 != i2 ? CfWordMatches(w2, f, fp) : 0);
+	}
+	return CfBucketMatchesAt(table, CfBucketBit(i1, f), f, fp) +
+		(i1 != i2 ? CfBucketMatchesAt(table, CfBucketBit(i2, f), f, fp) : 0);
+}
+
+/*
  * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
  * of fp in both, and in *room bit 0 when i1 has a free entry, bit 1 when i2
  * (a different bucket) has one.  Both loads are independent of each other,
@@ -822,8 +900,7 @@ static pg_attribute_always_inline int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
-	uint32		room;
-	int			n = CfPairScan(table, i1, i2, f, fp, &room);
+	int			n = CfPairCount(table, i1, i2, f, fp);
 
 	if (s->victim_used && s->victim_fp == fp &&
 		(s->victim_bucket == i1 || s->victim_bucket == i2))
@@ -1291,13 +1368,11 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 			for (b = 0; b < (i1 == i2 ? 1 : 2); b++)
 			{
 				uint64		bit = CfBucketBit(b == 0 ? i1 : i2, f);
-				uint32		e[CF_BUCKET_SIZE];
 
 				/* the bucket's bytes and the 8 after them (at most 17 + 8) */
 				BfRefReadBytes(ref, s.table_off + (Size) (bit >> 3),
 							   (Size) (((bit & 7) + CfBucketBits(f) + 7) >> 3) + 8, buf);
-				CfBucketDecodeAt(buf, bit & 7, f, e);
-				n += CfCountIn(e, fp);
+				n += CfBucketMatchesAt(buf, bit & 7, f, fp);
 			}
 			if (s.victim_used && s.victim_fp == fp &&
 				(s.victim_bucket == i1 || s.victim_bucket == i2))
@@ -1343,8 +1418,7 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 			uint32		fp = CfFingerprint(hv, f);
 			uint64		i1 = CfIndex(hv, nb);
 			uint64		i2 = CfAltIndex(i1, fp, nb, 0);
-			uint32		room;
-			int			n = CfPairScan((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp, &room);
+			int			n = CfPairCount((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp);
 
 			if (sh->victim_used && BfGet32(sh->victim_fp) == fp &&
 				(BfGet32(sh->victim_bucket) == i1 || BfGet32(sh->victim_bucket) == i2))
