@@ -949,8 +949,9 @@ CfSubStore(CuckooFilter *cf, const CfSub *s)
 /*
  * Store fp, which belongs to bucket i (or its alternate), in sub-filter s,
  * whose victim slot must be free: into a free entry of one of its two
- * buckets, else by at most CF_MAX_KICKS relocations, else into the victim
- * slot.  Always succeeds.  Updates s and its stored header.  pair_full says
+ * buckets, else by at most CF_MAX_KICKS relocation steps (each looks one
+ * move ahead before it swaps at random), else into the victim slot.  Always
+ * succeeds.  Updates s and its stored header.  pair_full says
  * the caller already found both buckets full (and skips looking again).
  */
 static void
@@ -975,22 +976,40 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 	cur = (CfRandNext(&rng) >> 63) ? i2 : i;
 	for (kick = 0; kick < CF_MAX_KICKS; kick++)
 	{
-		int			j = (int) (CfRandNext(&rng) >> 62);
 		uint32		e[CF_BUCKET_SIZE],
 					out;
+		uint64		alt[CF_BUCKET_SIZE];
+		int			j;
 
-		/* swap with entry j, in ascending order, of the (full) bucket */
+		/*
+		 * The current bucket is full.  Look one move ahead: the first entry
+		 * (ascending) whose alternate is another bucket with a free entry
+		 * moves there and the carried fingerprint takes its place.  The
+		 * alternates' loads are independent, so their misses overlap.
+		 */
 		CfBucketGet(table, cur, f, e);
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			alt[j] = CfAltIndex(cur, e[j], s->nbuckets, s->level);
+			__builtin_prefetch(table + (CfBucketBit(alt[j], f) >> 3));
+		}
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			if (alt[j] != cur && CfBucketPut(table, alt[j], f, e[j]))
+			{
+				e[j] = curfp;
+				CfBucketSet(table, cur, f, e);
+				CfSubStore(cf, s);
+				return;
+			}
+		}
+		/* else swap with entry j, in ascending order, and carry it on */
+		j = (int) (CfRandNext(&rng) >> 62);
 		out = e[j];
 		e[j] = curfp;
 		CfBucketSet(table, cur, f, e);
 		curfp = out;
-		cur = CfAltIndex(cur, curfp, s->nbuckets, s->level);
-		if (CfBucketPut(table, cur, f, curfp))
-		{
-			CfSubStore(cf, s);
-			return;
-		}
+		cur = alt[j];
 	}
 	s->victim_used = true;
 	s->victim_fp = curfp;
