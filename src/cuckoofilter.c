@@ -1064,7 +1064,7 @@ CfBucketIn(const CfSub *s, uint64 i, int fromlevel)
  * of N buckets is (L * N) >> 32; otherwise i is a bucket of a sub-filter of
  * level fromlevel, it is bucket i >> (fromlevel - s) at level s, and only
  * sub-filters of level s <= fromlevel may take it.  The first such sub-filter with a free victim slot takes it
- * (into the first free entry of its first, then its second bucket, else by
+ * (into its first bucket if it has a free entry, else its second, else by
  * relocation), unless its pair already holds 2b copies: then nothing is
  * stored (CF_SATURATED; full sub-filters are not looked at, so an element
  * can have up to 2b copies in each sub-filter).  Without such a sub-filter, a
