@@ -3,7 +3,7 @@ CREATE SCHEMA cuckoofilter_test;
 SET search_path = cuckoofilter_test, public;
 SET max_parallel_workers_per_gather = 0;
 
--- sizing: f = ceil(log2(2b / fpr)), power-of-two buckets for load <= 0.95
+-- sizing: f = ceil(log2(2b / fpr)), N0 = ceil(capacity / 3.8) buckets (load <= 0.95) of 4f - 4 bits
 SELECT capacity, fpr, fingerprint_bits, bucket_size, buckets, subfilters, slots, fingerprints,
 	size_bytes, estimated_fpr
 FROM (VALUES (1::bigint, 0.01::float8), (100, 0.01), (3800, 0.01), (3801, 0.01), (1000000, 0.001),
@@ -36,22 +36,46 @@ SELECT p.fingerprint = (((p.hash >> 32) & 1023) + CASE WHEN ((p.hash >> 32) & 10
 	AS fp_formula, p.bucket1 = ((p.hash & 4294967295) * 1000) >> 32 AS i1_formula,
 	p.hash = bloomfilter_hash(42) AS canonical_hash
 FROM cuckoofilter_positions(cuckoofilter_create(1000, 10), 42) p;
--- the storage layout: entry j of bucket i at table bit (4i + j) * f, little-endian bit order
--- (PostgreSQL's get_bit numbers bits the same way); the table follows a 24-byte sub-filter header
-CREATE FUNCTION cf_entry(f cuckoofilter, bucket bigint, slot int) RETURNS bigint LANGUAGE sql AS $$
-	SELECT sum(get_bit(d, 24 * 8 + ((bucket * 4 + slot) * i.fingerprint_bits + t)::int)::bigint << t)
-	FROM (SELECT decode(substring(f::text FROM 'data=(\S+)'), 'base64') d) s,
-		 cuckoofilter_info(f) i, generate_series(0, i.fingerprint_bits - 1) t
+-- the storage layout (semi-sorted buckets): bucket i at table bit i * (4f - 4), little-endian bit
+-- order (PostgreSQL's get_bit numbers bits the same way); the table follows a 24-byte sub-filter
+-- header.  A bucket's entries e0 <= e1 <= e2 <= e3 (0 = empty) are stored as the 12-bit code of
+-- their top 4 bits n0 <= n1 <= n2 <= n3, C(n0, 1) + C(n1 + 1, 2) + C(n2 + 2, 3) + C(n3 + 3, 4),
+-- then the low f - 4 bits of e0, e1, e2, e3
+CREATE FUNCTION cf_bits(d bytea, start bigint, len int) RETURNS bigint LANGUAGE sql AS $$
+	SELECT coalesce(sum(get_bit(d, (start + t)::int)::bigint << t), 0)::bigint FROM generate_series(0, len - 1) t
 $$;
-SELECT cf_entry(f, p.bucket1, 0) = p.fingerprint AS stored_in_bucket1_slot0,
-	cf_entry(f, p.bucket1, 1) = 0 AS next_slot_empty
+CREATE TABLE cf_codes AS
+SELECT n0, n1, n2, n3, n0 + (n1 + 1) * n1 / 2 + (n2 + 2) * (n2 + 1) * n2 / 6 + (n3 + 3) * (n3 + 2) * (n3 + 1) * n3 / 24 AS code
+FROM generate_series(0, 15) n0, generate_series(n0, 15) n1, generate_series(n1, 15) n2, generate_series(n2, 15) n3;
+-- every multiset of 4 nibbles has its own code, 0 .. 3875
+SELECT count(*) AS multisets, count(DISTINCT code) AS codes, min(code), max(code) FROM cf_codes;
+CREATE FUNCTION cf_entry(f cuckoofilter, bucket bigint, slot int) RETURNS bigint LANGUAGE sql AS $$
+	SELECT (CASE slot WHEN 0 THEN c.n0 WHEN 1 THEN c.n1 WHEN 2 THEN c.n2 ELSE c.n3 END::bigint << (i.fingerprint_bits - 4))
+		| cf_bits(d, 24 * 8 + bucket * (4 * i.fingerprint_bits - 4) + 12 + slot * (i.fingerprint_bits - 4), i.fingerprint_bits - 4)
+	FROM (SELECT decode(substring(f::text FROM 'data=(\S+)'), 'base64') d) s, cuckoofilter_info(f) i, cf_codes c
+	WHERE c.code = cf_bits(d, 24 * 8 + bucket * (4 * i.fingerprint_bits - 4), 12)
+$$;
+-- one fingerprint in an empty bucket is its largest entry
+SELECT cf_entry(f, p.bucket1, 3) = p.fingerprint AS stored_in_bucket1_entry3,
+	cf_entry(f, p.bucket1, 2) = 0 AS entry2_empty
 FROM (SELECT cuckoofilter_add(cuckoofilter_create(1024, 10), 42) f) s,
 	LATERAL cuckoofilter_positions(f, 42) p;
--- 13-bit entries straddle bytes
-SELECT bool_and(cf_entry(f, p.bucket1, 0) = p.fingerprint OR cf_entry(f, p.bucket2, 0) = p.fingerprint
-	OR cf_entry(f, p.bucket1, 1) = p.fingerprint OR cf_entry(f, p.bucket2, 1) = p.fingerprint) AS all_found
+-- 13-bit fingerprints (44-bit buckets straddle bytes), 20 elements in 64 buckets: each is one of the
+-- entries of its two buckets, entries ascend, and the non-empty entries are exactly the 20
+SELECT bool_and(EXISTS (SELECT 1 FROM generate_series(0, 3) j
+	WHERE cf_entry(f, p.bucket1, j) = p.fingerprint OR cf_entry(f, p.bucket2, j) = p.fingerprint)) AS all_found
 FROM (SELECT cuckoofilter_add(cuckoofilter_create(64, 13), ARRAY(SELECT generate_series(1, 20))) f) s,
 	generate_series(1, 20) v, LATERAL cuckoofilter_positions(f, v) p;
+SELECT bool_and(e0 <= e1 AND e1 <= e2 AND e2 <= e3) AS ascending,
+	sum((e0 > 0)::int + (e1 > 0)::int + (e2 > 0)::int + (e3 > 0)::int) AS entries
+FROM (SELECT cf_entry(f, b, 0) e0, cf_entry(f, b, 1) e1, cf_entry(f, b, 2) e2, cf_entry(f, b, 3) e3
+	  FROM (SELECT cuckoofilter_add(cuckoofilter_create(64, 13), ARRAY(SELECT generate_series(1, 20))) f) s,
+		   generate_series(0, 63) b) t;
+-- 20-bit fingerprints (76-bit buckets, read field by field)
+SELECT bool_and(EXISTS (SELECT 1 FROM generate_series(0, 3) j
+	WHERE cf_entry(f, p.bucket1, j) = p.fingerprint OR cf_entry(f, p.bucket2, j) = p.fingerprint)) AS all_found_f20
+FROM (SELECT cuckoofilter_add(cuckoofilter_create(16, 20), ARRAY(SELECT generate_series(1, 30))) f) s,
+	generate_series(1, 30) v, LATERAL cuckoofilter_positions(f, v) p;
 -- the same inserts in the same order give the same bytes
 SELECT (SELECT cuckoofilter_agg(i, 1000, 0.01) FROM generate_series(1, 3000) i)
 	 = (SELECT cuckoofilter_agg(i, 1000, 0.01) FROM generate_series(1, 3000) i) AS deterministic;
@@ -238,21 +262,21 @@ SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v3 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=3 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=3 b=4 layout=semisorted buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=2,3 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=2,3 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=1,,2 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 -- (the limit in the message is the extension's datum size limit)
 \set VERBOSITY sqlstate
-SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=32 b=4 buckets=4294967295,4294967295 count=0 data=AAAA'::cuckoofilter;
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=32 b=4 layout=semisorted buckets=4294967295,4294967295 count=0 data=AAAA'::cuckoofilter;
 \set VERBOSITY default
 \echo :LAST_ERROR_SQLSTATE
 SELECT (cuckoofilter_create(1, 4)::text || ' extra=1')::cuckoofilter;
@@ -278,8 +302,18 @@ SELECT cf_patch(f, '{0}', '{0}', 2) FROM one;
 -- sub-filter count differs from its entries
 SELECT cf_patch(f, '{16}', '{2}', 2) FROM one;
 \echo :LAST_ERROR_SQLSTATE
--- a fingerprint appears without being counted
-SELECT cf_patch(f, '{31}', '{255}') FROM one;
+-- a fingerprint appears without being counted (low bits of entry 3 of the empty bucket 0)
+SELECT cf_patch(f, '{27}', '{225}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- entries not in ascending order (low bits of entry 0 of bucket 0); a code past the last multiset
+SELECT cf_patch(f, '{25}', '{16}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT cf_patch(f, '{24,25}', '{255,15}') FROM one;
+\echo :LAST_ERROR_SQLSTATE
+-- another bucket layout, or none
+SELECT replace(f::text, 'layout=semisorted', 'layout=plain')::cuckoofilter FROM one;
+\echo :LAST_ERROR_SQLSTATE
+SELECT replace(f::text, ' layout=semisorted', '')::cuckoofilter FROM one;
 \echo :LAST_ERROR_SQLSTATE
 -- sub-filter header says 4 buckets, the list says 2
 SELECT cf_patch(f, '{8}', '{4}') FROM one;

@@ -12,7 +12,7 @@ INSERT INTO golden VALUES (
 	'bloom v2 hash=xxh3 seed=7 inserts=3 m=96 k=3 data=EAgCgAAAAECAEAIIAAAAAA==',
 	'countingbloom v2 hash=xxh3 seed=7 inserts=4 m=96 k=3 data=AAACAAAQAAAgAAAAAAAAIAAAAAAAAAAAAAAAAAAAAAEAAAAQAAABABAAAAAAEAAA',
 	'quotientfilter v2 hash=xxh3 seed=7 inserts=4 q=4 r=6 entries=4 data=AHIDAAAglSsAAABEAwAAAAAAAAAAAAAA',
-	'cuckoofilter v2 hash=xxh3 seed=7 inserts=4 f=8 b=4 buckets=4 count=4 data=AAAAAAAAAAAEAAAAAAAAAAQAAAAAAAAAAAAAACUlsQAAAAAAPgAAAAAAAAAAAAAA');
+	'cuckoofilter v2 hash=xxh3 seed=7 inserts=4 f=8 b=4 layout=semisorted buckets=4 count=4 data=AAAAAAAAAAAEAAAAAAAAAAQAAAAAAAAAAAAAAD9QFQAAAPAAAOAAAAAAAAAAAAAA');
 SELECT b::bloom = bloom_add(bloom_empty(20, 0.1, 7), ARRAY[1, 2, 3]) AND b::bloom @> 1 AND b::bloom @> 2
 		AND b::bloom @> 3 AS bloom_reads,
 	cb::countingbloom = countingbloom_add(countingbloom_empty(20, 0.1, 7), ARRAY[1, 2, 2, 3])

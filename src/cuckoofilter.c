@@ -10,7 +10,8 @@
  *	the common 24-byte header, then
  *	  uint8  f			fingerprint bits, 4..32
  *	  uint8  b			bucket size, always 4
- *	  uint16 reserved	0
+ *	  uint8  layout		1: semi-sorted buckets
+ *	  uint8  reserved	0
  *	  uint32 nsub		number of sub-filters, 1..CF_MAX_SUBFILTERS
  *	  uint64 count		fingerprints stored in all sub-filters
  *	then nsub sub-filters, each
@@ -21,11 +22,15 @@
  *	  uint32 N			its bucket count, 1..2^32 - 1
  *	  uint32 victim_bucket (0 when unused)
  *	  uint64 count		fingerprints in its table plus its victim
- *	  table: N * b entries of f bits, entry j of bucket i at bit
- *		  (i * b + j) * f; bit t of the table is bit (t % 8) of byte t / 8;
- *		  an entry's bit k is table bit (its position + k).  The table is
- *		  padded with zero bits to a multiple of 64 bits plus 8 zero bytes,
- *		  so every entry can be read with one 8-byte load.
+ *	  table: N semi-sorted buckets of 4f - 4 bits, bucket i at bit
+ *		  i * (4f - 4); bit t of the table is bit (t % 8) of byte t / 8, a
+ *		  field's bit k is table bit (its position + k).  A bucket's 4
+ *		  f-bit entries (0 = empty) ascend, e0 <= e1 <= e2 <= e3; bits 0..11
+ *		  hold the code of their top 4 bits n0 <= .. <= n3, C(n0, 1) +
+ *		  C(n1 + 1, 2) + C(n2 + 2, 3) + C(n3 + 3, 4) < 3876, bits
+ *		  12 + j (f - 4) the low f - 4 bits of e_j.  The table is padded
+ *		  with zero bits to a multiple of 64 bits plus 8 zero bytes, so a
+ *		  bucket of f <= 15 (and any field) is one 8-byte load.
  *
  * The first sub-filter has level 0 and N0 buckets (any count >= 1, the
  * filter's base); chains grow by levels, twice the largest each time.
@@ -95,13 +100,18 @@ PG_FUNCTION_INFO_V1(cuckoofilter_union_trans);
 #define CF_MAX_KICKS		500
 #define CF_MAX_SUBFILTERS	65536
 #define CF_DESIGN_LOAD		0.95
+#define CF_LAYOUT_SEMISORTED 1	/* the one bucket encoding: semi-sorted */
+#define CF_LAYOUT_NAME		"semisorted"
+#define CF_CODE_BITS		12	/* the sorted top nibbles of a bucket */
+#define CF_NCODES			3876	/* multisets of 4 nibbles: C(19, 4) */
 
 typedef struct CuckooFilter
 {
 	BfHeader	hdr;			/* common header, 24 bytes */
 	uint8		fpbits;			/* f */
 	uint8		bucketsize;		/* b, always 4 */
-	uint16		reserved;		/* 0 */
+	uint8		layout;			/* CF_LAYOUT_SEMISORTED */
+	uint8		reserved;		/* 0 */
 	uint32		nsub;			/* LE: number of sub-filters */
 	uint64		count;			/* LE: fingerprints stored */
 	uint8		data[FLEXIBLE_ARRAY_MEMBER];	/* the sub-filters */
@@ -158,11 +168,21 @@ CfFpMask(int f)
 	return (uint32) ((UINT64CONST(1) << f) - 1);
 }
 
-/* Bytes of a table of nbuckets buckets of f-bit entries (with 8 padding bytes) */
+/*
+ * Bits of one bucket: the 12-bit code of its 4 top nibbles (sorted) and the
+ * 4 low parts of f - 4 bits, 4f - 4 bits in all (semi-sorted buckets)
+ */
+static inline uint64
+CfBucketBits(int f)
+{
+	return (uint64) CF_BUCKET_SIZE * (uint64) (f - 4) + CF_CODE_BITS;
+}
+
+/* Bytes of a table of nbuckets buckets (with 8 padding bytes) */
 static inline uint64
 CfTableBytes(uint64 nbuckets, int f)
 {
-	uint64		bits = (uint64) CF_BUCKET_SIZE * (uint64) f * nbuckets;
+	uint64		bits = CfBucketBits(f) * nbuckets;
 
 	return ((bits + 63) / 64) * 8 + 8;
 }
@@ -178,7 +198,7 @@ CfSubBytes(uint64 nbuckets, int f)
 static inline double
 CfSubBytesD(double n, int f)
 {
-	return (double) CF_SUBHDRSZ + ceil((double) CF_BUCKET_SIZE * f * n / 64.0) * 8.0 + 8.0;
+	return (double) CF_SUBHDRSZ + ceil((double) CfBucketBits(f) * n / 64.0) * 8.0 + 8.0;
 }
 
 /* The fingerprint of a hash: f bits above bit 32, never 0 */
@@ -224,7 +244,7 @@ CfAltIndex(uint64 i, uint32 fp, uint64 n, int level)
 		((i & ((UINT64CONST(1) << level) - 1)) ^ ((m * UINT64CONST(0x9E3779B97F4A7C15)) >> (64 - level)));
 }
 
-/* Read the f-bit entry at bit offset bit of p (8 readable bytes there) */
+/* Read the field of up to 32 bits fmask at bit offset bit of p (8 readable bytes there) */
 static inline uint32
 CfGetEntry(const uint8 *p, uint64 bit, uint32 fmask)
 {
@@ -234,7 +254,7 @@ CfGetEntry(const uint8 *p, uint64 bit, uint32 fmask)
 	return (uint32) (BfGet64(w) >> (bit & 7)) & fmask;
 }
 
-/* Write the f-bit entry at bit offset bit of p */
+/* Write the field of up to 32 bits fmask at bit offset bit of p */
 static inline void
 CfSetEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
 {
@@ -248,30 +268,6 @@ CfSetEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
 	memcpy(p + (bit >> 3), &w, 8);
 }
 
-/* Write the f-bit entry at bit offset bit of p and return what it held */
-static inline uint32
-CfSwapEntry(uint8 *p, uint64 bit, uint32 fmask, uint32 v)
-{
-	uint64		w;
-	uint32		old;
-	int			sh = (int) (bit & 7);
-
-	memcpy(&w, p + (bit >> 3), 8);
-	w = BfGet64(w);
-	old = (uint32) (w >> sh) & fmask;
-	w = (w & ~((uint64) fmask << sh)) | ((uint64) v << sh);
-	w = BfPut64(w);
-	memcpy(p + (bit >> 3), &w, 8);
-	return old;
-}
-
-/* Bit offset of entry j of bucket i */
-static inline uint64
-CfEntryBit(uint64 i, int j, int f)
-{
-	return (i * CF_BUCKET_SIZE + (uint64) j) * (uint64) f;
-}
-
 /* The 8 bytes at bit offset bit of p, shifted so the bucket starts at bit 0 */
 static pg_attribute_always_inline uint64
 CfBucketWord(const uint8 *p, uint64 bit)
@@ -283,120 +279,272 @@ CfBucketWord(const uint8 *p, uint64 bit)
 }
 
 /*
- * The top bit of every entry of x (4 entries of f bits, f <= 14, nothing
- * above them) that is zero, without branches: adding the low-bits mask to
- * the low f-1 bits of an entry carries into its top bit exactly when they are
- * not all zero, and never into the next entry.  hi has the top bit of each
- * entry set, low the other bits of the 4 entries.
+ * Semi-sorted buckets (Fan et al. 2014, section 5.2).  A bucket's 4 entries
+ * (0 = empty) are kept in ascending order e0 <= e1 <= e2 <= e3, so their top
+ * 4 bits ("nibbles") n0 <= n1 <= n2 <= n3 are a multiset of 4 values of
+ * 0..15: one of C(19, 4) = 3876, coded in 12 bits instead of 16 as its
+ * colex rank C(n0, 1) + C(n1 + 1, 2) + C(n2 + 2, 3) + C(n3 + 3, 4) (the
+ * combination n0 < n1 + 1 < n2 + 2 < n3 + 3 of 0..18).  The bucket stores
+ * the code in its bits 0..11 and the low f - 4 bits of e_j at bits
+ * 12 + j (f - 4).  CfNibbles decodes a code to n0 | n1 << 4 | n2 << 8 |
+ * n3 << 12; CfRank[j][n] = C(n + j, j + 1) encodes.  Codes 3876..4095,
+ * which input never accepts, decode to 0, so no stored value reads outside
+ * the table.
  */
-static pg_attribute_always_inline uint64
-CfZeroEntries(uint64 x, uint64 hi, uint64 low)
+static uint16 CfNibbles[1 << CF_CODE_BITS];
+static uint16 CfRank[CF_BUCKET_SIZE][16];
+static bool CfTablesBuilt = false;
+
+static pg_noinline void
+CfBuildTables(void)
 {
-	return ~(((x & low) + low) | x) & hi;
-}
-
-/*
- * Entries of a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord,
- * without branches or loops (SWAR): the number equal to fp, and a bit mask
- * of the free ones (bit j for entry j).
- */
-static pg_attribute_always_inline int
-CfWordMasks(uint64 w, int f, uint32 fp, uint32 *zeros)
-{
-	uint64		lsb = 1 | (UINT64CONST(1) << f) | (UINT64CONST(1) << (2 * f)) |
-		(UINT64CONST(1) << (3 * f));
-	uint64		hi = lsb << (f - 1);
-	uint64		low = ((UINT64CONST(1) << (4 * f)) - 1) ^ hi;
-	uint64		x = w & (hi | low);
-	uint64		eq = CfZeroEntries(x ^ ((uint64) fp * lsb), hi, low) >> (f - 1);
-	uint64		ze = CfZeroEntries(x, hi, low) >> (f - 1);
-
-	/* eq and ze have bit j*f for entry j */
-	*zeros = (uint32) ((ze & 1) | ((ze >> (f - 1)) & 2) |
-					   ((ze >> (2 * f - 2)) & 4) | ((ze >> (3 * f - 3)) & 8));
-	/* the sum of eq's 4 bits lands in bits 3f..3f+2 of eq * lsb */
-	return (int) (((eq * lsb) >> (3 * f)) & 7);
-}
-
-/*
- * Scan a bucket of up to 56 bits (f <= 14) loaded by CfBucketWord: the
- * number of entries equal to fp, and in *empty (if not NULL) the first free
- * entry or -1.
- */
-static inline int
-CfWordScan(uint64 w, int f, uint32 fp, int *empty)
-{
-	uint32		zeros;
-	int			n = CfWordMasks(w, f, fp, &zeros);
-
-	if (empty)
-		*empty = zeros ? pg_rightmost_one_pos32(zeros) : -1;
-	return n;
-}
-
-/*
- * Scan the bucket whose first entry is at bit offset bit of p: the number of
- * entries equal to fp, and in *empty (if not NULL) the first free entry or -1.
- */
-static pg_attribute_always_inline int
-CfBucketScan(const uint8 *p, uint64 bit, int f, uint32 fp, int *empty)
-{
-	uint32		fmask = CfFpMask(f);
 	int			j,
-				n = 0,
-				e = -1;
+				n,
+				a,
+				b,
+				c,
+				d;
 
-	if (f <= 14)
-		return CfWordScan(CfBucketWord(p, bit), f, fp, empty);
 	for (j = 0; j < CF_BUCKET_SIZE; j++)
-	{
-		uint32		v = CfGetEntry(p, bit + (uint64) j * f, fmask);
+		for (n = 0; n < 16; n++)
+		{
+			uint32		v = 1;
+			int			t;
 
-		n += (v == fp);
-		if (v == 0 && e < 0)
-			e = j;
+			/* C(n + j, j + 1), exact at every step */
+			for (t = 0; t <= j; t++)
+				v = v * (uint32) (n + j - t) / (uint32) (t + 1);
+			CfRank[j][n] = (uint16) v;
+		}
+	memset(CfNibbles, 0, sizeof(CfNibbles));
+	for (a = 0; a < 16; a++)
+		for (b = a; b < 16; b++)
+			for (c = b; c < 16; c++)
+				for (d = c; d < 16; d++)
+				{
+					int			code = CfRank[0][a] + CfRank[1][b] + CfRank[2][c] + CfRank[3][d];
+
+					Assert(code < CF_NCODES && (code == 0 || CfNibbles[code] == 0));
+					CfNibbles[code] = (uint16) (a | (b << 4) | (c << 8) | (d << 12));
+				}
+	CfTablesBuilt = true;
+}
+
+/* The nibbles n0 | n1 << 4 | n2 << 8 | n3 << 12 of a bucket's code */
+static pg_attribute_always_inline uint32
+CfDecodeNibbles(uint32 code)
+{
+	if (unlikely(!CfTablesBuilt))
+		CfBuildTables();
+	return CfNibbles[code & ((1 << CF_CODE_BITS) - 1)];
+}
+
+/* The code of the nibbles of ascending entries e of f = g + 4 bits */
+static pg_attribute_always_inline uint32
+CfEncodeNibbles(const uint32 *e, int g)
+{
+	if (unlikely(!CfTablesBuilt))
+		CfBuildTables();
+	return (uint32) CfRank[0][e[0] >> g] + CfRank[1][e[1] >> g] +
+		CfRank[2][e[2] >> g] + CfRank[3][e[3] >> g];
+}
+
+/* Bit offset of bucket i in its table */
+static inline uint64
+CfBucketBit(uint64 i, int f)
+{
+	return i * CfBucketBits(f);
+}
+
+/*
+ * The 4 entries, ascending, of the bucket whose first bit is at bit offset
+ * bit of p (8 bytes past its last byte readable).  For f <= 15 the bucket
+ * (at most 56 bits) is one 8-byte load.
+ */
+static pg_attribute_always_inline void
+CfBucketDecodeAt(const uint8 *p, uint64 bit, int f, uint32 *e)
+{
+	int			g = f - 4;
+	uint32		gmask = (uint32) ((UINT64CONST(1) << g) - 1);
+	uint32		nib;
+	int			j;
+
+	if (f <= 15)
+	{
+		uint64		w = CfBucketWord(p, bit);
+
+		nib = CfDecodeNibbles((uint32) w);
+		w >>= CF_CODE_BITS;
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+			e[j] = (((nib >> (4 * j)) & 15) << g) | ((uint32) (w >> (j * g)) & gmask);
+		return;
 	}
-	if (empty)
-		*empty = e;
-	return n;
+	nib = CfDecodeNibbles(CfGetEntry(p, bit, (1 << CF_CODE_BITS) - 1));
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+		e[j] = (((nib >> (4 * j)) & 15) << g) |
+			CfGetEntry(p, bit + CF_CODE_BITS + (uint64) (j * g), gmask);
+}
+
+/* Store the ascending entries e (f bits each) as the bucket at bit offset bit of p */
+static pg_attribute_always_inline void
+CfBucketEncodeAt(uint8 *p, uint64 bit, int f, const uint32 *e)
+{
+	int			g = f - 4;
+	uint32		gmask = (uint32) ((UINT64CONST(1) << g) - 1);
+	uint32		code = CfEncodeNibbles(e, g);
+	int			j;
+
+	Assert(e[0] <= e[1] && e[1] <= e[2] && e[2] <= e[3]);
+	if (f <= 15)
+	{
+		uint64		v = code,
+					mask = ((UINT64CONST(1) << CfBucketBits(f)) - 1) << (bit & 7),
+					w;
+
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+			v |= (uint64) (e[j] & gmask) << (CF_CODE_BITS + j * g);
+		memcpy(&w, p + (bit >> 3), 8);
+		w = BfGet64(w);
+		w = (w & ~mask) | (v << (bit & 7));
+		w = BfPut64(w);
+		memcpy(p + (bit >> 3), &w, 8);
+		return;
+	}
+	CfSetEntry(p, bit, (1 << CF_CODE_BITS) - 1, code);
+	for (j = 0; j < CF_BUCKET_SIZE; j++)
+		CfSetEntry(p, bit + CF_CODE_BITS + (uint64) (j * g), gmask, e[j] & gmask);
+}
+
+#define CF_CSWAP(x, y) \
+	do { uint32 lo_ = Min(x, y), hi_ = Max(x, y); (x) = lo_; (y) = hi_; } while (0)
+
+/* Sort 4 entries ascending (an optimal network of 5 comparators) */
+static pg_attribute_always_inline void
+CfSort4(uint32 *e)
+{
+	CF_CSWAP(e[0], e[1]);
+	CF_CSWAP(e[2], e[3]);
+	CF_CSWAP(e[0], e[2]);
+	CF_CSWAP(e[1], e[3]);
+	CF_CSWAP(e[1], e[2]);
+}
+
+/* The entries of bucket i of a table, ascending */
+static pg_attribute_always_inline void
+CfBucketGet(const uint8 *table, uint64 i, int f, uint32 *e)
+{
+	CfBucketDecodeAt(table, CfBucketBit(i, f), f, e);
+}
+
+/* Store entries e (any order; sorted here) as bucket i of a table */
+static pg_attribute_always_inline void
+CfBucketSet(uint8 *table, uint64 i, int f, uint32 *e)
+{
+	CfSort4(e);
+	CfBucketEncodeAt(table, CfBucketBit(i, f), f, e);
+}
+
+/* Copies of fp among 4 entries */
+static pg_attribute_always_inline int
+CfCountIn(const uint32 *e, uint32 fp)
+{
+	return (e[0] == fp) + (e[1] == fp) + (e[2] == fp) + (e[3] == fp);
+}
+
+/*
+ * Copies of fp in a bucket of f <= 15 bits loaded by CfBucketWord, for
+ * probes: the low parts first, compared all at once (SWAR: adding the
+ * low-bits mask to the low g - 1 bits of a g-bit field carries into its top
+ * bit exactly when they are not all zero, and never into the next field),
+ * so a bucket where no low part matches (most buckets a non-member's probe
+ * reads: 4 / 2^g of them match) needs no decoding of its code; else the
+ * nibbles the same way.
+ */
+static pg_attribute_always_inline int
+CfWordMatches(uint64 w, int f, uint32 fp)
+{
+	int			g = f - 4;
+	uint32		zl,
+				zn,
+				x,
+				m;
+
+	if (g > 0)
+	{
+		uint64		lsb = 1 | (UINT64CONST(1) << g) | (UINT64CONST(1) << (2 * g)) |
+			(UINT64CONST(1) << (3 * g));
+		uint64		all = (UINT64CONST(1) << (4 * g)) - 1;
+		uint64		hi = lsb << (g - 1);
+		uint64		low = all ^ hi;
+		uint64		y = ((w >> CF_CODE_BITS) & all) ^
+			((uint64) (fp & ((UINT64CONST(1) << g) - 1)) * lsb);
+		uint64		z = ~(((y & low) + low) | y) & hi;
+
+		if (z == 0)
+			return 0;
+		/* bit j*g + g-1 for entry j, to bit j */
+		zl = (uint32) (((z >> (g - 1)) & 1) | ((z >> (2 * g - 2)) & 2) |
+					   ((z >> (3 * g - 3)) & 4) | ((z >> (4 * g - 4)) & 8));
+	}
+	else
+		zl = 15;
+	x = CfDecodeNibbles((uint32) w) ^ ((fp >> g) * 0x1111);
+	zn = ~(((x & 0x7777) + 0x7777) | x) & 0x8888;
+	m = zl & (((zn >> 3) & 1) | ((zn >> 6) & 2) | ((zn >> 9) & 4) | ((zn >> 12) & 8));
+	return (int) ((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + (m >> 3));
+}
+
+/* Copies of fp in the bucket at bit offset bit of p */
+static pg_attribute_always_inline int
+CfBucketMatchesAt(const uint8 *p, uint64 bit, int f, uint32 fp)
+{
+	uint32		e[CF_BUCKET_SIZE];
+
+	if (f <= 15)
+		return CfWordMatches(CfBucketWord(p, bit), f, fp);
+	CfBucketDecodeAt(p, bit, f, e);
+	return CfCountIn(e, fp);
+}
+
+/*
+ * Copies of fp in the buckets i1 and i2 (counted once if equal) of a table,
+ * for probes: both loads are issued before either bucket is looked at.
+ */
+static pg_attribute_always_inline int
+CfPairCount(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp)
+{
+	if (f <= 15)
+	{
+		uint64		w1 = CfBucketWord(table, CfBucketBit(i1, f)),
+					w2 = CfBucketWord(table, CfBucketBit(i2, f));
+
+		return CfWordMatches(w1, f, fp) + (i1 != i2 ? CfWordMatches(w2, f, fp) : 0);
+	}
+	return CfBucketMatchesAt(table, CfBucketBit(i1, f), f, fp) +
+		(i1 != i2 ? CfBucketMatchesAt(table, CfBucketBit(i2, f), f, fp) : 0);
 }
 
 /*
  * Scan the buckets i1 and i2 (i2 only when it differs) of a table: copies
- * of fp in both, and in *zeros the free entries, bits 0..3 for i1 and bits
- * 4..7 for i2.  For f <= 14 both memory loads are issued before either
- * bucket is looked at, and the scan has no data-dependent branches, so
- * cache misses overlap.
+ * of fp in both, and in *room bit 0 when i1 has a free entry, bit 1 when i2
+ * (a different bucket) has one.  Both loads are independent of each other,
+ * so their cache misses overlap.
  */
 static pg_attribute_always_inline int
-CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *zeros)
+CfPairScan(const uint8 *table, uint64 i1, uint64 i2, int f, uint32 fp, uint32 *room)
 {
-	uint64		b1 = CfEntryBit(i1, 0, f),
-				b2 = CfEntryBit(i2, 0, f);
-	uint32		z1,
-				z2 = 0;
-	int			n,
-				n2,
-				e1,
-				e2 = -1;
+	uint32		e1[CF_BUCKET_SIZE],
+				e2[CF_BUCKET_SIZE];
+	uint32		same = (uint32) (i1 == i2);
+	int			n;
 
-	if (f <= 14)
-	{
-		uint64		w1 = CfBucketWord(table, b1),
-					w2 = CfBucketWord(table, b2);
-		uint32		same = (uint32) (i1 == i2);
-
-		n = CfWordMasks(w1, f, fp, &z1);
-		n2 = CfWordMasks(w2, f, fp, &z2);
-		/* a bucket that is its own alternate counts once */
-		n += n2 & -(int) (same ^ 1);
-		*zeros = z1 | ((z2 & (same - 1)) << CF_BUCKET_SIZE);
-		return n;
-	}
-	n = CfBucketScan(table, b1, f, fp, &e1);
-	if (i2 != i1)
-		n += CfBucketScan(table, b2, f, fp, &e2);
-	*zeros = (e1 >= 0 ? (uint32) 1 << e1 : 0) | (e2 >= 0 ? (uint32) 1 << (CF_BUCKET_SIZE + e2) : 0);
+	CfBucketGet(table, i1, f, e1);
+	CfBucketGet(table, i2, f, e2);
+	n = CfCountIn(e1, fp);
+	/* a bucket that is its own alternate counts once */
+	n += CfCountIn(e2, fp) & -(int) (same ^ 1);
+	/* ascending entries: a free one is first */
+	*room = (uint32) (e1[0] == 0) | (((uint32) (e2[0] == 0) & (same ^ 1)) << 1);
 	return n;
 }
 
@@ -524,6 +672,8 @@ CfCheck(const void *cf_arg, Size size)
 		BfCorrupt(CF_TYPNAME, "Fingerprint bits f = %d is outside %d..%d.", f, CF_MIN_FPBITS, CF_MAX_FPBITS);
 	if (cf->bucketsize != CF_BUCKET_SIZE)
 		BfCorrupt(CF_TYPNAME, "Bucket size b = %u is not %d.", cf->bucketsize, CF_BUCKET_SIZE);
+	if (cf->layout != CF_LAYOUT_SEMISORTED)
+		BfCorrupt(CF_TYPNAME, "Bucket layout %u is not %d (semi-sorted).", cf->layout, CF_LAYOUT_SEMISORTED);
 	if (cf->reserved != 0)
 		BfCorrupt(CF_TYPNAME, "The reserved header field is not zero.");
 	nsub = BfGet32(cf->nsub);
@@ -576,34 +726,48 @@ CfValidate(const void *cf_arg)
 	uint32		nsub,
 				k;
 	int			f;
-	uint32		fmask;
 	Size		off;
 
 	CfCheck(cf, size);
 	f = cf->fpbits;
-	fmask = CfFpMask(f);
 	nsub = BfGet32(cf->nsub);
 	off = CF_HDRSZ;
 	for (k = 0; k < nsub; k++)
 	{
 		CfSub		s;
 		const uint8 *table;
-		uint64		nentries,
-					e,
+		uint64		i,
 					used = 0,
 					bits,
 					t;
 
 		CfSubAt(cf, off, &s);
 		table = (const uint8 *) cf + s.table_off;
-		nentries = s.nbuckets * CF_BUCKET_SIZE;
-		for (e = 0; e < nentries; e++)
-			used += (CfGetEntry(table, e * (uint64) f, fmask) != 0);
+		for (i = 0; i < s.nbuckets; i++)
+		{
+			uint64		bit = CfBucketBit(i, f);
+			uint32		code = CfGetEntry(table, bit, (1 << CF_CODE_BITS) - 1);
+			uint32		e[CF_BUCKET_SIZE];
+			int			j;
+
+			/* a code of a multiset of nibbles, low parts ascending within equal nibbles */
+			if (code >= CF_NCODES)
+				BfCorrupt(CF_TYPNAME, "Sub-filter %u, bucket " UINT64_FORMAT ": nibble code %u is not below %d.",
+						  k + 1, i, code, CF_NCODES);
+			CfBucketDecodeAt(table, bit, f, e);
+			for (j = 0; j < CF_BUCKET_SIZE; j++)
+			{
+				if (j > 0 && e[j - 1] > e[j])
+					BfCorrupt(CF_TYPNAME, "Sub-filter %u, bucket " UINT64_FORMAT ": entries are not in ascending order.",
+							  k + 1, i);
+				used += (e[j] != 0);
+			}
+		}
 		if (used + (s.victim_used ? 1 : 0) != s.count)
 			BfCorrupt(CF_TYPNAME, "Sub-filter %u holds " UINT64_FORMAT " fingerprints%s, but its count is " UINT64_FORMAT ".",
 					  k + 1, used, s.victim_used ? " plus a victim" : "", s.count);
-		/* padding bits after the last entry are zero */
-		bits = nentries * (uint64) f;
+		/* padding bits after the last bucket are zero */
+		bits = s.nbuckets * CfBucketBits(f);
 		for (t = bits; t < (bits + 7) / 8 * 8; t++)
 			if (table[t >> 3] & (1 << (t & 7)))
 				BfCorrupt(CF_TYPNAME, "Sub-filter %u has a padding bit set after its last entry.", k + 1);
@@ -655,6 +819,7 @@ CfNew(uint64 nbuckets, int f, uint64 seed)
 	BfInitHeader(&cf->hdr, size, BF_KIND_CUCKOOFILTER, seed);
 	cf->fpbits = (uint8) f;
 	cf->bucketsize = CF_BUCKET_SIZE;
+	cf->layout = CF_LAYOUT_SEMISORTED;
 	cf->nsub = BfPut32(1);
 	sh = (CfSubHeader *) cf->data;
 	sh->level = 0;
@@ -735,8 +900,7 @@ static pg_attribute_always_inline int
 CfSubPairCount(const char *base, const CfSub *s, int f, uint64 i1, uint64 i2, uint32 fp)
 {
 	const uint8 *table = (const uint8 *) base + s->table_off;
-	uint32		zeros;
-	int			n = CfPairScan(table, i1, i2, f, fp, &zeros);
+	int			n = CfPairCount(table, i1, i2, f, fp);
 
 	if (s->victim_used && s->victim_fp == fp &&
 		(s->victim_bucket == i1 || s->victim_bucket == i2))
@@ -751,35 +915,23 @@ CfSaturation(uint64 i1, uint64 i2)
 	return i1 == i2 ? CF_BUCKET_SIZE : 2 * CF_BUCKET_SIZE;
 }
 
-/* Put fp into a free entry of bucket i, if there is one */
-static inline bool
+/* Put fp into bucket i, if it has a free entry */
+static pg_attribute_always_inline bool
 CfBucketPut(uint8 *table, uint64 i, int f, uint32 fp)
 {
-	uint32		fmask = CfFpMask(f);
-	int			j;
+	uint32		e[CF_BUCKET_SIZE];
 
-	if (f <= 14)
-	{
-		uint32		zeros;
-
-		/* one load for the whole bucket, then the first free entry */
-		(void) CfWordMasks(CfBucketWord(table, CfEntryBit(i, 0, f)), f, fp, &zeros);
-		if (zeros == 0)
-			return false;
-		CfSetEntry(table, CfEntryBit(i, pg_rightmost_one_pos32(zeros), f), fmask, fp);
-		return true;
-	}
-	for (j = 0; j < CF_BUCKET_SIZE; j++)
-	{
-		uint64		bit = CfEntryBit(i, j, f);
-
-		if (CfGetEntry(table, bit, fmask) == 0)
-		{
-			CfSetEntry(table, bit, fmask, fp);
-			return true;
-		}
-	}
-	return false;
+	CfBucketGet(table, i, f, e);
+	/* ascending entries: a free one is first */
+	if (e[0] != 0)
+		return false;
+	/* e[1..3] are sorted: one pass puts fp in its place */
+	e[0] = fp;
+	CF_CSWAP(e[0], e[1]);
+	CF_CSWAP(e[1], e[2]);
+	CF_CSWAP(e[2], e[3]);
+	CfBucketEncodeAt(table, CfBucketBit(i, f), f, e);
+	return true;
 }
 
 /* Write the decoded victim and count fields back into a sub-filter header */
@@ -797,15 +949,15 @@ CfSubStore(CuckooFilter *cf, const CfSub *s)
 /*
  * Store fp, which belongs to bucket i (or its alternate), in sub-filter s,
  * whose victim slot must be free: into a free entry of one of its two
- * buckets, else by at most CF_MAX_KICKS relocations, else into the victim
- * slot.  Always succeeds.  Updates s and its stored header.  pair_full says
+ * buckets, else by at most CF_MAX_KICKS relocation steps (each looks one
+ * move ahead before it swaps at random), else into the victim slot.  Always
+ * succeeds.  Updates s and its stored header.  pair_full says
  * the caller already found both buckets full (and skips looking again).
  */
 static void
 CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 {
 	int			f = cf->fpbits;
-	uint32		fmask = CfFpMask(f);
 	uint8	   *table = (uint8 *) cf + s->table_off;
 	uint64		i2 = CfAltIndex(i, fp, s->nbuckets, s->level);
 	uint64		rng,
@@ -824,15 +976,40 @@ CfSubInsert(CuckooFilter *cf, CfSub *s, uint64 i, uint32 fp, bool pair_full)
 	cur = (CfRandNext(&rng) >> 63) ? i2 : i;
 	for (kick = 0; kick < CF_MAX_KICKS; kick++)
 	{
-		int			j = (int) (CfRandNext(&rng) >> 62);
+		uint32		e[CF_BUCKET_SIZE],
+					out;
+		uint64		alt[CF_BUCKET_SIZE];
+		int			j;
 
-		curfp = CfSwapEntry(table, CfEntryBit(cur, j, f), fmask, curfp);
-		cur = CfAltIndex(cur, curfp, s->nbuckets, s->level);
-		if (CfBucketPut(table, cur, f, curfp))
+		/*
+		 * The current bucket is full.  Look one move ahead: the first entry
+		 * (ascending) whose alternate is another bucket with a free entry
+		 * moves there and the carried fingerprint takes its place.  The
+		 * alternates' loads are independent, so their misses overlap.
+		 */
+		CfBucketGet(table, cur, f, e);
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
 		{
-			CfSubStore(cf, s);
-			return;
+			alt[j] = CfAltIndex(cur, e[j], s->nbuckets, s->level);
+			__builtin_prefetch(table + (CfBucketBit(alt[j], f) >> 3));
 		}
+		for (j = 0; j < CF_BUCKET_SIZE; j++)
+		{
+			if (alt[j] != cur && CfBucketPut(table, alt[j], f, e[j]))
+			{
+				e[j] = curfp;
+				CfBucketSet(table, cur, f, e);
+				CfSubStore(cf, s);
+				return;
+			}
+		}
+		/* else swap with entry j, in ascending order, and carry it on */
+		j = (int) (CfRandNext(&rng) >> 62);
+		out = e[j];
+		e[j] = curfp;
+		CfBucketSet(table, cur, f, e);
+		curfp = out;
+		cur = alt[j];
 	}
 	s->victim_used = true;
 	s->victim_fp = curfp;
@@ -887,7 +1064,7 @@ CfBucketIn(const CfSub *s, uint64 i, int fromlevel)
  * of N buckets is (L * N) >> 32; otherwise i is a bucket of a sub-filter of
  * level fromlevel, it is bucket i >> (fromlevel - s) at level s, and only
  * sub-filters of level s <= fromlevel may take it.  The first such sub-filter with a free victim slot takes it
- * (into the first free entry of its first, then its second bucket, else by
+ * (into its first bucket if it has a free entry, else its second, else by
  * relocation), unless its pair already holds 2b copies: then nothing is
  * stored (CF_SATURATED; full sub-filters are not looked at, so an element
  * can have up to 2b copies in each sub-filter).  Without such a sub-filter, a
@@ -905,7 +1082,7 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growle
 	bool		have_target = false;
 	CfSub		target = {0};
 	uint64		target_bucket = 0;
-	int			target_slot = -1;
+	bool		target_free = false;
 	int			f = cf->fpbits;
 
 	/* the first eligible sub-filter whose victim slot is free */
@@ -926,19 +1103,17 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growle
 	{
 		uint64		i1 = CfBucketIn(&target, i, fromlevel),
 					i2 = CfAltIndex(i1, fp, target.nbuckets, target.level);
-		uint32		zeros;
-		int			n = CfPairScan((const uint8 *) cf + target.table_off, i1, i2, f, fp, &zeros);
+		uint32		room;
+		int			n = CfPairScan((const uint8 *) cf + target.table_off, i1, i2, f, fp, &room);
 
 		/* 2b copies of this pair here already: saturated, store nothing */
 		if (n >= CfSaturation(i1, i2))
 			return CF_SATURATED;
-		/* the first free entry of i1, else of i2 */
-		if (zeros != 0)
+		/* i1 if it has a free entry, else i2 */
+		if (room != 0)
 		{
-			int			first = pg_rightmost_one_pos32(zeros);
-
-			target_bucket = first < CF_BUCKET_SIZE ? i1 : i2;
-			target_slot = first & (CF_BUCKET_SIZE - 1);
+			target_bucket = (room & 1) ? i1 : i2;
+			target_free = true;
 		}
 	}
 	if (!have_target)
@@ -959,10 +1134,12 @@ CfChainInsert(CuckooFilter **pcf, uint64 i, uint32 fp, int fromlevel, int growle
 		*pcf = cf;
 		CfSubAt(cf, off, &target);
 	}
-	if (target_slot >= 0)
+	if (target_free)
 	{
-		CfSetEntry((uint8 *) cf + target.table_off, CfEntryBit(target_bucket, target_slot, f),
-				   CfFpMask(f), fp);
+		bool		put PG_USED_FOR_ASSERTS_ONLY =
+			CfBucketPut((uint8 *) cf + target.table_off, target_bucket, f, fp);
+
+		Assert(put);
 		target.count++;
 		CfSubStore(cf, &target);
 	}
@@ -1009,8 +1186,8 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 	 * alternate bucket, and only the counts of the headers written.  A free
 	 * entry in i1 takes the fingerprint without a look at i2: with one, the
 	 * pair holds at most 2b - 1 copies of fp (b - 1 when i1 = i2), so it
-	 * cannot be saturated, and the first free entry of i1 is where a scan of
-	 * the pair would put it too.  At the loads aggregates run at that is most
+	 * cannot be saturated, and i1 is where a scan of the pair would put it
+	 * too.  At the loads aggregates run at that is most
 	 * inserts, and it saves the second cache miss; i2 is prefetched for the
 	 * others.
 	 */
@@ -1025,22 +1202,21 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 			uint64		i1 = CfIndex(h, n);
 			uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
 			uint8	   *table = (uint8 *) cf->data + CF_SUBHDRSZ;
-			uint32		zeros;
+			uint32		room;
 
-			__builtin_prefetch(table + (CfEntryBit(i2, 0, f) >> 3), 1);
+			__builtin_prefetch(table + (CfBucketBit(i2, f) >> 3), 1);
 			if (likely(CfBucketPut(table, i1, f, fp)))
 			{
 				sh->count = BfPut64(BfGet64(sh->count) + 1);
 				cf->count = BfPut64(BfGet64(cf->count) + 1);
 			}
 			/* i1 is full; 2b copies of this pair already: saturated, store nothing */
-			else if (CfPairScan(table, i1, i2, f, fp, &zeros) < CfSaturation(i1, i2))
+			else if (CfPairScan(table, i1, i2, f, fp, &room) < CfSaturation(i1, i2))
 			{
-				if (likely(zeros != 0))
+				if (likely(room != 0))
 				{
-					/* the first free entry of i2 (bits 4..7 of zeros) */
-					CfSetEntry(table, CfEntryBit(i2, pg_rightmost_one_pos32(zeros) & (CF_BUCKET_SIZE - 1), f),
-							   CfFpMask(f), fp);
+					/* i1 is full, so the free entry is in i2 */
+					(void) CfBucketPut(table, i2, f, fp);
 					sh->count = BfPut64(BfGet64(sh->count) + 1);
 				}
 				else
@@ -1081,7 +1257,6 @@ static bool
 CfRemoveHash(CuckooFilter *cf, uint64 h)
 {
 	int			f = cf->fpbits;
-	uint32		fmask = CfFpMask(f);
 	uint32		fp = CfFingerprint(h, f);
 	uint32		nsub = BfGet32(cf->nsub),
 				k;
@@ -1134,13 +1309,15 @@ CfRemoveHash(CuckooFilter *cf, uint64 h)
 	{
 		uint64		bi = b == 0 ? i1 : i2;
 
+		uint32		e[CF_BUCKET_SIZE];
+
+		CfBucketGet(table, bi, f, e);
 		for (j = 0; j < CF_BUCKET_SIZE; j++)
 		{
-			uint64		bit = CfEntryBit(bi, j, f);
-
-			if (CfGetEntry(table, bit, fmask) == fp)
+			if (e[j] == fp)
 			{
-				CfSetEntry(table, bit, fmask, 0);
+				e[j] = 0;
+				CfBucketSet(table, bi, f, e);
 				best.count--;
 				CfSubStore(cf, &best);
 				cf->count = BfPut64(BfGet64(cf->count) - 1);
@@ -1209,12 +1386,12 @@ CfProbeRef(BfFilterRef *ref, uint64 h, bool stop_at_one)
 			n = 0;
 			for (b = 0; b < (i1 == i2 ? 1 : 2); b++)
 			{
-				uint64		bit = CfEntryBit(b == 0 ? i1 : i2, 0, f);
-				uint64		last = bit + (uint64) (CF_BUCKET_SIZE - 1) * f;
-				Size		len = (Size) ((last >> 3) - (bit >> 3)) + 8;
+				uint64		bit = CfBucketBit(b == 0 ? i1 : i2, f);
 
-				BfRefReadBytes(ref, s.table_off + (Size) (bit >> 3), len, buf);
-				n += CfBucketScan(buf, bit & 7, f, fp, NULL);
+				/* the bucket's bytes and the 8 after them (at most 17 + 8) */
+				BfRefReadBytes(ref, s.table_off + (Size) (bit >> 3),
+							   (Size) (((bit & 7) + CfBucketBits(f) + 7) >> 3) + 8, buf);
+				n += CfBucketMatchesAt(buf, bit & 7, f, fp);
 			}
 			if (s.victim_used && s.victim_fp == fp &&
 				(s.victim_bucket == i1 || s.victim_bucket == i2))
@@ -1242,7 +1419,7 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 	/* the header here, each sub-filter header as the probe reaches it */
 	BfValidateHeader(CF_TYPNAME, (const struct varlena *) head, BF_KIND_CUCKOOFILTER, CF_HDRSZ);
 	if (head->fpbits < CF_MIN_FPBITS || head->fpbits > CF_MAX_FPBITS ||
-		head->bucketsize != CF_BUCKET_SIZE || head->reserved != 0 ||
+		head->bucketsize != CF_BUCKET_SIZE || head->layout != CF_LAYOUT_SEMISORTED || head->reserved != 0 ||
 		BfGet32(head->nsub) < 1 || BfGet32(head->nsub) > CF_MAX_SUBFILTERS)
 		BfCorrupt(CF_TYPNAME, "The header's parameters are out of range.");
 	/* the common case, one sub-filter in memory: only the bounds matter here */
@@ -1260,8 +1437,7 @@ CfProbe(FunctionCallInfo fcinfo, int fargno, int eargno, bool stop_at_one)
 			uint32		fp = CfFingerprint(hv, f);
 			uint64		i1 = CfIndex(hv, nb);
 			uint64		i2 = CfAltIndex(i1, fp, nb, 0);
-			uint32		zeros;
-			int			n = CfPairScan((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp, &zeros);
+			int			n = CfPairCount((const uint8 *) head->data + CF_SUBHDRSZ, i1, i2, f, fp);
 
 			if (sh->victim_used && BfGet32(sh->victim_fp) == fp &&
 				(BfGet32(sh->victim_bucket) == i1 || BfGet32(sh->victim_bucket) == i2))
@@ -1309,7 +1485,6 @@ static void
 CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
 {
 	int			f = b->fpbits;
-	uint32		fmask = CfFpMask(f);
 	uint32		nsub = BfGet32(b->nsub),
 				k;
 	Size		off = CF_HDRSZ;
@@ -1320,18 +1495,19 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b)
 		const uint8 *table;
 		uint64		i;
 		int			j;
+		uint32		e[CF_BUCKET_SIZE];
 
 		CfSubAt(b, off, &s);
 		off += s.size;
 		table = (const uint8 *) b + s.table_off;
 		for (i = 0; i < s.nbuckets; i++)
+		{
+			/* the entries in ascending order */
+			CfBucketGet(table, i, f, e);
 			for (j = 0; j < CF_BUCKET_SIZE; j++)
-			{
-				uint32		fp = CfGetEntry(table, CfEntryBit(i, j, f), fmask);
-
-				if (fp != 0)
-					(void) CfChainInsert(pa, i, fp, s.level, s.level);
-			}
+				if (e[j] != 0)
+					(void) CfChainInsert(pa, i, e[j], s.level, s.level);
+		}
 		if (s.victim_used)
 			(void) CfChainInsert(pa, s.victim_bucket, s.victim_fp, s.level, s.level);
 	}
@@ -1403,7 +1579,8 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 	uint64		f,
 				count;
 	int			i,
-				bi = -1;
+				bi = -1,
+				li = -1;
 	char	   *p;
 	uint32		nsub = 0;
 	uint64	   *nbs;
@@ -1413,8 +1590,20 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 	(void) BfTextGetUInt64(tf, "b", CF_BUCKET_SIZE, CF_BUCKET_SIZE);
 	count = BfTextGetUInt64(tf, "count", 0, PG_UINT64_MAX);
 	for (i = 0; i < tf->nfields; i++)
+	{
 		if (strcmp(tf->keys[i], "buckets") == 0)
 			bi = i;
+		if (strcmp(tf->keys[i], "layout") == 0)
+			li = i;
+	}
+	if (li < 0 || strcmp(tf->values[li], CF_LAYOUT_NAME) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", CF_TYPNAME),
+				 li < 0 ? errdetail("Key \"layout\" is missing.") :
+				 errdetail("Bucket layout \"%s\" is not \"" CF_LAYOUT_NAME "\".", tf->values[li]),
+				 errhint("The text form is as cuckoofilter output writes it.")));
+	tf->used[li] = true;
 	if (bi < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -1452,6 +1641,7 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 				  dsize, BF_MAX_DATUM_SIZE);
 	cf->fpbits = (uint8) f;
 	cf->bucketsize = CF_BUCKET_SIZE;
+	cf->layout = CF_LAYOUT_SEMISORTED;
 	cf->nsub = BfPut32(nsub);
 	cf->count = BfPut64(count);
 	subs->nsub = nsub;
@@ -1490,7 +1680,7 @@ CfTextWrite(StringInfo buf, const struct varlena *v)
 				k;
 	Size		off = CF_HDRSZ;
 
-	appendStringInfo(buf, " f=%d b=%d buckets=", cf->fpbits, cf->bucketsize);
+	appendStringInfo(buf, " f=%d b=%d layout=" CF_LAYOUT_NAME " buckets=", cf->fpbits, cf->bucketsize);
 	for (k = 0; k < nsub; k++)
 	{
 		CfSub		s;

@@ -100,7 +100,7 @@ is(binary_copy_identical($node, 'sets', 'id', 'f'), '26', 'binary COPY round-tri
 # ---------------------------------------------------------------------
 my $one = File::Spec->rel2abs($node->basedir . '/one.bin');
 $node->safe_psql('postgres', q{CREATE TABLE one (f cuckoofilter)});
-# 4 buckets of 8-bit entries: 16 bytes of entries and 8 of padding
+# 4 semi-sorted buckets of 28 bits (f = 8): 14 bytes, padded to 16, and 8 more
 $node->safe_psql('postgres',
 	"COPY (SELECT cuckoofilter_add(cuckoofilter_create(4, 8, 7), ARRAY[1, 2, 3, 3])) TO '$one' (FORMAT binary)");
 
@@ -135,9 +135,12 @@ my @corruptions = (
 	[ 'flags', sub { substr($_[0], 3, 1) = "\x01" }, qr/Unknown flags/ ],
 	[ 'f = 3', sub { substr($_[0], 20, 1) = "\x03" }, qr/Fingerprint bits f = 3 is outside 4..32/ ],
 	[ 'f = 33', sub { substr($_[0], 20, 1) = "\x21" }, qr/Fingerprint bits f = 33/ ],
-	[ 'f = 9 (sizes no longer match)', sub { substr($_[0], 20, 1) = "\x09" }, qr/past the end/ ],
+	[ 'f = 12 (sizes no longer match)', sub { substr($_[0], 20, 1) = "\x0c" }, qr/past the end/ ],
 	[ 'b = 8', sub { substr($_[0], 21, 1) = "\x08" }, qr/Bucket size b = 8 is not 4/ ],
-	[ 'reserved field', sub { substr($_[0], 22, 2) = "\x00\x01" }, qr/reserved header field/ ],
+	[ 'bucket layout 0', sub { substr($_[0], 22, 1) = "\x00" }, qr/Bucket layout 0 is not 1 \(semi-sorted\)/ ],
+	[ 'bucket layout 2', sub { substr($_[0], 22, 1) = "\x02" }, qr/Bucket layout 2 is not 1/ ],
+	[ 'reserved field', sub { substr($_[0], 23, 1) = "\x01" }, qr/reserved header field/ ],
+	[ 'bucket code 4095', sub { substr($_[0], 60, 2) = "\xff\x0f" }, qr/bucket 0: nibble code 4095 is not below 3876/ ],
 	[ 'no sub-filters', sub { substr($_[0], 24, 4) = pack('V', 0) }, qr/number of sub-filters 0 is outside/ ],
 	[ 'two sub-filters announced', sub { substr($_[0], 24, 4) = pack('V', 2) }, qr/ends inside sub-filter 2 of 2/ ],
 	[ 'header count', sub { substr($_[0], 28, 8) = pack('Q<', 3) }, qr/header count 3 is not the sum 4/ ],
