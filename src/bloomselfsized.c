@@ -33,9 +33,8 @@
 
 /* Largest open hash list before it is sealed: 16M hashes, 128 MB */
 #define BLOOM_SS_LIST_MAX	(UINT64CONST(1) << 24)
-/* First hash list of an aggregate state, and first member of bloom_add */
+/* First hash list of an aggregate state */
 #define BLOOM_SS_LIST_MIN	8
-#define BLOOM_SS_FIRST_CAPACITY	16
 /*
  * Smallest target rate: a normal float8, which prints and reads back exactly,
  * and whose bits (above 2^60) are never a fixed filter's m
@@ -51,6 +50,12 @@
 #define ST_SCOPE static
 #define ST_DEFINE
 #include "lib/sort_template.h"
+
+/* fingerprint members (below) */
+static bool FpHeaderOk(const BloomMember *mb);
+static void FpValidate(const BloomMember *mb);
+static double FpRate(const BloomMember *mb);
+static bool FpProbeRef(BfFilterRef *ref, Size base, const BloomMember *mh, uint64 h);
 
 /* The false-positive rate share of member j (the header comment) */
 static double
@@ -84,9 +89,9 @@ BloomSsMembers(const void *v)
 static Size
 BloomSsPayloadSize(const BloomMember *mb)
 {
-	if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
-		return BloomPayloadSize(BfGet64(mb->m));
-	return (Size) BfGet64(mb->capacity) * 8;
+	if (BfGet32(mb->kind) == BLOOM_MEMBER_HASHES)
+		return (Size) BfGet64(mb->capacity) * 8;
+	return BloomPayloadSize(BfGet64(mb->m));	/* BITS, FINGERPRINTS */
 }
 
 /* Bytes of a member, header included */
@@ -180,6 +185,11 @@ BloomSsCheck(const void *v, Size size)
 				BfCorrupt("bloom", "Member %u has m = " UINT64_FORMAT " and k = " UINT64_FORMAT ", out of range.",
 						  j + 1, m, k);
 		}
+		else if (kind == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			if (m < 1 || m > BLOOM_MAX_BITS || !FpHeaderOk(mb))
+				BfCorrupt("bloom", "Member %u is a fingerprint list with an inconsistent header.", j + 1);
+		}
 		else if (kind == BLOOM_MEMBER_HASHES)
 		{
 			if (j != n - 1)
@@ -215,13 +225,15 @@ BloomSsValidate(const void *v)
 		Size		len = BloomSsPayloadSize(mb);
 		Size		i;
 
-		if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
+		if (BfGet32(mb->kind) != BLOOM_MEMBER_HASHES)
 		{
 			uint64		m = BfGet64(mb->m);
 
 			for (i = m; i < len * 8; i++)
 				if (mb->payload[i >> 3] & (1 << (i & 7)))
 					BfCorrupt("bloom", "Member %u has bits set beyond m = " UINT64_FORMAT ".", j + 1, m);
+			if (BfGet32(mb->kind) == BLOOM_MEMBER_FINGERPRINTS)
+				FpValidate(mb);
 		}
 		else
 		{
@@ -577,12 +589,699 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 	return BloomSsAggAdd((struct varlena *) ss, h);
 }
 
+static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
+
+/* ---------------------------------------------------------------------
+ * Fingerprint members: what bloom_add grows
+ *
+ * A FINGERPRINTS member holds count = N fingerprints in levels: the i-th
+ * fingerprint added (1-based) is in level floor(log2 i), so level g holds
+ * 2^g of them (the last level fewer), and is the top u_g = min(64, g + c)
+ * bits of the element's hash; c (the member's k) is chosen from the target
+ * rate (BloomSsFpExcess) so that every level's rate, at most 2^g / 2^u_g =
+ * 2^-c, times the at most 31 levels stays under the member's share of the
+ * target.  A level is a sorted set of distinct u-bit values, stored by
+ * Elias-Fano quotienting: with hb = floor(log2 n) for its n values, the high
+ * hb bits of each in a unary vector (for each of the 2^hb buckets in
+ * order, a 1 per value in it, then a 0: n + 2^hb bits), the low lw = u - hb
+ * bits of each packed in order, and before them a directory of 32-bit
+ * entries, one for every BLOOM_SS_FP_DIR buckets after the first: the
+ * number of values in the buckets before.  Layout of a level, in payload
+ * bits: directory, unary vector, low parts; the levels follow each other
+ * without padding, and the payload is whole 64-bit LE words (bit b of the
+ * payload is bit b % 64 of word b / 64), its unused bits zero.  The layout
+ * follows from N and c alone, and m is its length in bits.
+ *
+ * A probe looks up, in each level, the directory entry of the bucket of the
+ * element's fingerprint, scans the unary vector from there to the bucket
+ * (at most BLOOM_SS_FP_DIR zeros, a few words) and compares the low parts
+ * of the bucket's values (one or two on average).  bloom_add rebuilds the
+ * last level (the datum is copied on every call anyway), so every level is
+ * exactly as long as its values need: no unused capacity.
+ * ---------------------------------------------------------------------
+ */
+
+/* Most fingerprints in a member: levels 0 .. 30, each count a uint32 */
+#define BLOOM_SS_FP_MAX_COUNT	((UINT64CONST(1) << 31) - 1)
+#define BLOOM_SS_FP_MAX_LEVELS	31
+/* The levels the member's rate share is divided among (at least BLOOM_SS_FP_MAX_LEVELS) */
+#define BLOOM_SS_FP_BUDGET_LEVELS	32
+/* Buckets per directory entry */
+#define BLOOM_SS_FP_DIR			256
+/* Bytes per slice when a stored member is probed by TOAST slices */
+#define BLOOM_SS_FP_BLOCK		512
+
+typedef struct FpLevel
+{
+	uint64		n;				/* fingerprints */
+	uint32		u;				/* precision: the top u bits of the hash */
+	uint32		hb;				/* high bits: 2^hb buckets */
+	uint32		lw;				/* low bits: u - hb (1 .. 64) */
+	uint64		ndir;			/* directory entries, 32 bits each */
+	uint64		off;			/* bit offset of the level (its directory) */
+	uint64		hioff;			/* bit offset of the unary vector */
+	uint64		hilen;			/* its length: n + 2^hb */
+	uint64		looff;			/* bit offset of the low parts */
+	uint64		end;			/* bit offset after the level */
+} FpLevel;
+
+/*
+ * The levels of a member of count (1 .. BLOOM_SS_FP_MAX_COUNT) fingerprints
+ * and excess c (1 .. 64); returns their number
+ */
+static int
+FpGeometry(uint64 count, uint32 c, FpLevel *lv)
+{
+	int			g;
+	uint64		off = 0;
+
+	Assert(count >= 1 && count <= BLOOM_SS_FP_MAX_COUNT && c >= 1 && c <= 64);
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS && (UINT64CONST(1) << g) <= count; g++)
+	{
+		FpLevel    *L = &lv[g];
+		uint64		first = UINT64CONST(1) << g;
+
+		L->n = Min(first, count - first + 1);
+		L->u = Min(64, (uint32) g + c);
+		L->hb = (uint32) pg_leftmost_one_pos64(L->n);
+		L->lw = L->u - L->hb;
+		L->ndir = ((UINT64CONST(1) << L->hb) - 1) / BLOOM_SS_FP_DIR;
+		L->off = off;
+		L->hioff = off + 32 * L->ndir;
+		L->hilen = L->n + (UINT64CONST(1) << L->hb);
+		L->looff = L->hioff + L->hilen;
+		L->end = L->looff + L->n * L->lw;
+		off = L->end;
+	}
+	return g;
+}
+
+/* Payload bits of a member of count fingerprints and excess c */
+static uint64
+FpTotalBits(uint64 count, uint32 c)
+{
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpGeometry(count, c, lv);
+
+	return lv[nl - 1].end;
+}
+
+/* The fingerprint of hash h at precision u: its top u bits */
+static inline uint64
+FpOf(uint64 h, uint32 u)
+{
+	return u >= 64 ? h : h >> (64 - u);
+}
+
+/* The low w bits of x (w 1 .. 64) */
+static inline uint64
+FpLow(uint64 x, uint32 w)
+{
+	return w >= 64 ? x : x & ((UINT64CONST(1) << w) - 1);
+}
+
+/*
+ * The excess c of a new member given share (0, 1] of the target rate:
+ * 2^-c <= share * target / BLOOM_SS_FP_BUDGET_LEVELS, within 1 .. 64
+ */
+static uint32
+FpExcess(double target, double share)
+{
+	double		c = ceil(log2((double) BLOOM_SS_FP_BUDGET_LEVELS / (share * target)));
+
+	if (!(c >= 1))
+		return 1;
+	if (c > 64)
+		return 64;
+	return (uint32) c;
+}
+
+/* Reads the words of a member's payload, in memory or by TOAST slices */
+typedef struct FpReader
+{
+	const uint8 *full;			/* the payload in memory, or NULL */
+	BfFilterRef *ref;			/* else the value to read slices of */
+	Size		base;			/* byte offset of the payload in the value */
+	uint64		nwords;			/* words of the payload */
+	uint64		blk[2];			/* the blocks in buf, PG_UINT64_MAX for none */
+	int			next;			/* the buffer to replace next */
+	uint8		buf[2][BLOOM_SS_FP_BLOCK];
+} FpReader;
+
+static void
+FpReaderInit(FpReader *r, const uint8 *full, BfFilterRef *ref, Size base, uint64 nwords)
+{
+	r->full = full;
+	r->ref = ref;
+	r->base = base;
+	r->nwords = nwords;
+	r->blk[0] = r->blk[1] = PG_UINT64_MAX;
+	r->next = 0;
+}
+
+/* Word j of the payload */
+static inline uint64
+FpWordAt(FpReader *r, uint64 j)
+{
+	uint64		le;
+
+	if (unlikely(j >= r->nwords))
+		BfCorrupt("bloom", "A fingerprint member is read past its end.");
+	if (likely(r->full != NULL))
+		memcpy(&le, r->full + j * 8, 8);
+	else
+	{
+		const uint64 per = BLOOM_SS_FP_BLOCK / 8;
+		uint64		b = j / per;
+		int			i;
+
+		if (r->blk[0] == b)
+			i = 0;
+		else if (r->blk[1] == b)
+			i = 1;
+		else
+		{
+			uint64		words = Min(per, r->nwords - b * per);
+
+			i = r->next;
+			r->next ^= 1;
+			BfRefReadBytes(r->ref, r->base + (Size) (b * BLOOM_SS_FP_BLOCK), (Size) (words * 8), r->buf[i]);
+			r->blk[i] = b;
+		}
+		memcpy(&le, r->buf[i] + (j - b * per) * 8, 8);
+	}
+	return BfGet64(le);
+}
+
+/* The w bits (1 .. 64) at bit offset off of the payload */
+static inline uint64
+FpBits(FpReader *r, uint64 off, uint32 w)
+{
+	uint64		j = off >> 6;
+	uint32		s = (uint32) (off & 63);
+	uint64		x = FpWordAt(r, j) >> s;
+
+	if (s != 0 && s + w > 64)
+		x |= FpWordAt(r, j + 1) << (64 - s);
+	return FpLow(x, w);
+}
+
+/* OR x (below 2^w, w 1 .. 64) into the bits at offset off of payload p */
+static inline void
+FpPutBits(uint8 *p, uint64 off, uint32 w, uint64 x)
+{
+	uint64		j = off >> 6;
+	uint32		s = (uint32) (off & 63);
+	uint64		le;
+
+	memcpy(&le, p + j * 8, 8);
+	le = BfPut64(BfGet64(le) | (x << s));
+	memcpy(p + j * 8, &le, 8);
+	if (s != 0 && s + w > 64)
+	{
+		memcpy(&le, p + (j + 1) * 8, 8);
+		le = BfPut64(BfGet64(le) | (x >> (64 - s)));
+		memcpy(p + (j + 1) * 8, &le, 8);
+	}
+}
+
+/* Whether level L may hold hash h */
+static bool
+FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
+{
+	uint64		f = FpOf(h, L->u);
+	uint64		hi = L->lw >= 64 ? 0 : f >> L->lw;
+	uint64		lo = FpLow(f, L->lw);
+	uint64		t = hi / BLOOM_SS_FP_DIR;
+	uint64		need = hi - t * BLOOM_SS_FP_DIR;	/* zeros to pass */
+	uint64		pos = 0;
+
+	if (t > 0)
+		pos = FpBits(r, L->off + 32 * (t - 1), 32) + t * BLOOM_SS_FP_DIR;
+	while (need > 0)
+	{
+		uint64		nb,
+					zeros;
+		uint64		z;
+
+		if (pos >= L->hilen)
+			BfCorrupt("bloom", "A fingerprint level has too few buckets.");
+		nb = Min(64, L->hilen - pos);
+		zeros = FpLow(~FpBits(r, L->hioff + pos, (uint32) nb), (uint32) nb);
+		z = (uint64) pg_popcount64(zeros);
+		if (z < need)
+		{
+			need -= z;
+			pos += nb;
+		}
+		else
+		{
+			while (--need > 0)
+				zeros &= zeros - 1;
+			pos += (uint64) pg_rightmost_one_pos64(zeros) + 1;
+		}
+	}
+	/* the values of bucket hi, ascending */
+	for (;; pos++)
+	{
+		uint64		i,
+					low;
+
+		if (pos >= L->hilen)
+			BfCorrupt("bloom", "A fingerprint level ends inside a bucket.");
+		if (FpBits(r, L->hioff + pos, 1) == 0)
+			return false;
+		i = pos - hi;			/* ones before pos */
+		if (i >= L->n)
+			BfCorrupt("bloom", "A fingerprint level has too many values.");
+		low = FpBits(r, L->looff + i * L->lw, L->lw);
+		if (low >= lo)
+			return low == lo;
+	}
+}
+
+/* Whether a fingerprint member (levels lv, nl of them) may hold hash h */
+static bool
+FpProbe(FpReader *r, const FpLevel *lv, int nl, uint64 h)
+{
+	int			g;
+
+	/* the big levels first: a member's hits are mostly there */
+	for (g = nl - 1; g >= 0; g--)
+		if (FpProbeLevel(r, &lv[g], h))
+			return true;
+	return false;
+}
+
+/* Whether the fingerprint member with header mh, at byte base of ref's value, may hold hash h (read by slices) */
+static bool
+FpProbeRef(BfFilterRef *ref, Size base, const BloomMember *mh, uint64 h)
+{
+	FpReader   *r = palloc(sizeof(FpReader));
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpGeometry(BfGet64(mh->count), BfGet32(mh->k), lv);
+	bool		found;
+
+	FpReaderInit(r, NULL, ref, base, BloomPayloadSize(BfGet64(mh->m)) / 8);
+	found = FpProbe(r, lv, nl, h);
+	pfree(r);
+	return found;
+}
+
+/*
+ * Walk level L in order: check it (directory, buckets, ascending values)
+ * and, when out is not NULL, store its values there.  Raises 22P02.
+ */
+static void
+FpWalkLevel(FpReader *r, const FpLevel *L, uint64 *out, int levelno)
+{
+	uint64		pos,
+				b = 0,
+				i = 0,
+				prev = 0,
+				buckets = UINT64CONST(1) << L->hb;
+
+	for (pos = 0; pos < L->hilen; pos += 64)
+	{
+		uint32		nb = (uint32) Min(64, L->hilen - pos);
+		uint64		w = FpBits(r, L->hioff + pos, nb);
+		uint32		bit;
+
+		for (bit = 0; bit < nb; bit++)
+		{
+			if ((w >> bit) & 1)
+			{
+				uint64		f;
+
+				if (i >= L->n || b >= buckets)
+					BfCorrupt("bloom", "Fingerprint level %d has a malformed unary vector.", levelno);
+				f = (L->lw >= 64 ? 0 : b << L->lw) | FpBits(r, L->looff + i * L->lw, L->lw);
+				if (i > 0 && f <= prev)
+					BfCorrupt("bloom", "Fingerprint level %d is not strictly ascending.", levelno);
+				if (out)
+					out[i] = f;
+				prev = f;
+				i++;
+			}
+			else
+			{
+				b++;
+				if (b % BLOOM_SS_FP_DIR == 0 && b / BLOOM_SS_FP_DIR <= L->ndir &&
+					FpBits(r, L->off + 32 * (b / BLOOM_SS_FP_DIR - 1), 32) != i)
+					BfCorrupt("bloom", "Fingerprint level %d has a wrong directory entry.", levelno);
+			}
+		}
+	}
+	if (i != L->n || b != buckets)
+		BfCorrupt("bloom", "Fingerprint level %d has a malformed unary vector.", levelno);
+}
+
+/* Write level L of payload p (zeroed) from its values fp, distinct and ascending */
+static void
+FpEncodeLevel(uint8 *p, const FpLevel *L, const uint64 *fp)
+{
+	uint64		i,
+				t = 1;
+
+	for (i = 0; i < L->n; i++)
+	{
+		uint64		hi = L->lw >= 64 ? 0 : fp[i] >> L->lw;
+
+		Assert(i == 0 || fp[i] > fp[i - 1]);
+		Assert(hi < (UINT64CONST(1) << L->hb));
+		for (; t <= L->ndir && t * BLOOM_SS_FP_DIR <= hi; t++)
+			FpPutBits(p, L->off + 32 * (t - 1), 32, i);
+		FpPutBits(p, L->hioff + hi + i, 1, 1);
+		FpPutBits(p, L->looff + i * L->lw, L->lw, FpLow(fp[i], L->lw));
+	}
+	for (; t <= L->ndir; t++)
+		FpPutBits(p, L->off + 32 * (t - 1), 32, L->n);
+}
+
+/* A reader of a fingerprint member in memory, and its levels */
+static int
+FpOpen(const BloomMember *mb, FpReader *r, FpLevel *lv)
+{
+	FpReaderInit(r, mb->payload, NULL, 0, BloomPayloadSize(BfGet64(mb->m)) / 8);
+	return FpGeometry(BfGet64(mb->count), BfGet32(mb->k), lv);
+}
+
+/* Whether a fingerprint member's header is consistent (m is its layout's length) */
+static bool
+FpHeaderOk(const BloomMember *mb)
+{
+	uint64		count = BfGet64(mb->count);
+	uint32		c = BfGet32(mb->k);
+
+	return c >= 1 && c <= 64 && count >= 1 && count <= BLOOM_SS_FP_MAX_COUNT &&
+		BfGet64(mb->capacity) == 0 && BfGet64(mb->m) == FpTotalBits(count, c);
+}
+
+/* Full check of a fingerprint member's levels (22P02) */
+static void
+FpValidate(const BloomMember *mb)
+{
+	FpReader	r;
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpOpen(mb, &r, lv),
+				g;
+
+	for (g = 0; g < nl; g++)
+		FpWalkLevel(&r, &lv[g], NULL, g);
+}
+
+/* The expected rate of a fingerprint member: sum over levels of n / 2^u */
+static double
+FpRate(const BloomMember *mb)
+{
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpGeometry(BfGet64(mb->count), BfGet32(mb->k), lv),
+				g;
+	double		rate = 0;
+
+	for (g = 0; g < nl; g++)
+		rate += ldexp((double) lv[g].n, -(int) lv[g].u);
+	return rate;
+}
+
+/* The values a batch of adds puts into the levels, and a set of them to probe */
+typedef struct FpPending
+{
+	uint64	   *fp[BLOOM_SS_FP_MAX_LEVELS];	/* per level, in the order added */
+	uint64		n[BLOOM_SS_FP_MAX_LEVELS];
+	uint64		cap[BLOOM_SS_FP_MAX_LEVELS];
+	/* open addressing: key[i] at level lvl[i] (0xFF: empty) */
+	uint64	   *key;
+	uint8	   *lvl;
+	uint64		mask;
+	uint64		used;
+} FpPending;
+
+static inline uint64
+FpSlot(const FpPending *p, int g, uint64 f)
+{
+	return BfMix64(f + (uint64) (g + 1) * UINT64CONST(0x9E3779B97F4A7C15)) & p->mask;
+}
+
+static bool
+FpPendingHas(const FpPending *p, int g, uint64 f)
+{
+	uint64		i;
+
+	if (p->n[g] == 0)
+		return false;
+	for (i = FpSlot(p, g, f); p->lvl[i] != 0xFF; i = (i + 1) & p->mask)
+		if (p->lvl[i] == g && p->key[i] == f)
+			return true;
+	return false;
+}
+
+static void
+FpPendingSetPut(FpPending *p, int g, uint64 f)
+{
+	uint64		i;
+
+	for (i = FpSlot(p, g, f); p->lvl[i] != 0xFF; i = (i + 1) & p->mask)
+		;
+	p->lvl[i] = (uint8) g;
+	p->key[i] = f;
+}
+
+static void
+FpPendingAdd(FpPending *p, int g, uint64 f)
+{
+	if (p->n[g] == p->cap[g])
+	{
+		p->cap[g] = Max(p->cap[g] * 2, 16);
+		p->fp[g] = p->fp[g] ? repalloc_huge(p->fp[g], p->cap[g] * 8) :
+			palloc_extended(p->cap[g] * 8, MCXT_ALLOC_HUGE);
+	}
+	p->fp[g][p->n[g]++] = f;
+	if ((p->used + 1) * 2 > p->mask + 1)
+	{
+		/* double the set and put every pending value back */
+		uint64		size = (p->mask + 1) * 2;
+		int			l;
+		uint64		i;
+
+		if (p->key)
+		{
+			pfree(p->key);
+			pfree(p->lvl);
+		}
+		p->key = palloc_extended(size * 8, MCXT_ALLOC_HUGE);
+		p->lvl = palloc_extended(size, MCXT_ALLOC_HUGE);
+		memset(p->lvl, 0xFF, size);
+		p->mask = size - 1;
+		for (l = 0; l < BLOOM_SS_FP_MAX_LEVELS; l++)
+			for (i = 0; i < p->n[l] - (l == g ? 1 : 0); i++)
+				FpPendingSetPut(p, l, p->fp[l][i]);
+	}
+	FpPendingSetPut(p, g, f);
+	p->used++;
+}
+
+/*
+ * The rate share of a fingerprint member started after members (BITS only:
+ * a filter with a fingerprint member grows that one): what the members'
+ * estimated rate leaves of the target, at least 1/32
+ */
+static double
+FpShare(const BloomMember **pieces, int n, double target)
+{
+	double		pass = 1.0;
+	int			j;
+
+	for (j = 0; j < n; j++)
+	{
+		uint64		m = BfGet64(pieces[j]->m);
+		Size		len = BloomPayloadSize(m),
+					off;
+		uint64		x = 0;
+
+		if (BfGet32(pieces[j]->kind) != BLOOM_MEMBER_BITS)
+			continue;
+		for (off = 0; off < len; off += 1 << 30)
+			x += pg_popcount((const char *) pieces[j]->payload + off, (int) Min(len - off, (Size) 1 << 30));
+		pass *= 1.0 - BloomEstimateFpr(m, BfGet32(pieces[j]->k), x);
+	}
+	return Max(1.0 / 32, 1.0 - (1.0 - pass) / target);
+}
+
+/*
+ * bloom_add of hashes hs[0 .. nh-1], in order, to a self-sized filter (a
+ * copy this call may modify): each one that no member may hold already goes
+ * into the last fingerprint member (a new one when there is none), whose
+ * last level, and any new ones, are rebuilt once at the end.  A hash list
+ * (an aggregate state given to bloom_add) takes the hashes as the aggregate
+ * would.  Adding the hashes one call at a time gives the same value.
+ */
+struct varlena *
+BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
+{
+	BloomSs    *ss = (BloomSs *) v;
+	BloomMember *last = BloomSsLast(ss);
+	const BloomMember **pieces;
+	int			n,
+				j,
+				t = -1,
+				nl0 = 0,
+				nl,
+				g;
+	uint32		c;
+	uint64		n0 = 0,
+				count,
+				bits;
+	int64		i;
+	FpReader	r0;
+	FpLevel		lv0[BLOOM_SS_FP_MAX_LEVELS],
+				lv[BLOOM_SS_FP_MAX_LEVELS];
+	FpPending	pend;
+	BloomMember *mb;
+	BloomSs    *out;
+
+	if (nh <= 0)
+		return v;
+	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES)
+	{
+		struct varlena *orig = v;
+
+		for (i = 0; i < nh; i++)
+		{
+			struct varlena *grown = BloomSsAggAdd(v, hs[i]);
+
+			if (grown != v && v != orig)
+				pfree(v);
+			v = grown;
+		}
+		return v;
+	}
+	ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), (uint64) nh));
+	pieces = BloomSsPieces(ss, 1, &n);
+	for (j = 0; j < n; j++)
+		if (BfGet32(pieces[j]->kind) == BLOOM_MEMBER_FINGERPRINTS)
+			t = j;
+	if (t >= 0)
+	{
+		nl0 = FpOpen(pieces[t], &r0, lv0);
+		n0 = BfGet64(pieces[t]->count);
+		c = BfGet32(pieces[t]->k);
+	}
+	else
+		c = FpExcess(BloomSsTarget(v), n == 0 ? 1.0 : FpShare(pieces, n, BloomSsTarget(v)));
+
+	memset(&pend, 0, sizeof(pend));
+	count = n0;
+	for (i = 0; i < nh; i++)
+	{
+		uint64		h = hs[i];
+		bool		maybe = false;
+		int			top = count > 0 ? pg_leftmost_one_pos64(count) : -1;
+
+		for (j = 0; j < n && !maybe; j++)
+			maybe = j == t ? FpProbe(&r0, lv0, nl0, h) : BloomSsMemberTest(pieces[j], h);
+		for (g = Max(nl0 - 1, 0); g <= top && !maybe; g++)
+			maybe = FpPendingHas(&pend, g, FpOf(h, Min(64, (uint32) g + c)));
+		if (maybe)
+			continue;
+		if (count >= BLOOM_SS_FP_MAX_COUNT)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("a self-sized bloom filter can grow by at most " UINT64_FORMAT " elements", BLOOM_SS_FP_MAX_COUNT),
+					 errhint("Build the filter with bloom_agg(x), or a fixed one with bloom_empty(capacity, fpr).")));
+		count++;
+		g = pg_leftmost_one_pos64(count);
+		FpPendingAdd(&pend, g, FpOf(h, Min(64, (uint32) g + c)));
+	}
+	if (count == n0)
+	{
+		/* nothing new: only the insert counter changed, in place */
+		pfree(pieces);
+		return v;
+	}
+
+	/* the member rebuilt: its unchanged levels copied, the last and new ones written */
+	nl = FpGeometry(count, c, lv);
+	bits = lv[nl - 1].end;
+	BfCheckSize("bloom", (double) VARSIZE(ss) - (t >= 0 ? (double) BloomSsMemberSize(pieces[t]) : 0.0) +
+				(double) BLOOM_MEMBER_HDRSZ + (double) BloomPayloadSize(bits));
+	mb = palloc_extended(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	mb->m = BfPut64(bits);
+	mb->k = BfPut32(c);
+	mb->kind = BfPut32(BLOOM_MEMBER_FINGERPRINTS);
+	mb->count = BfPut64(count);
+	mb->capacity = 0;
+	g = 0;
+	if (n0 > 0)
+	{
+		const FpLevel *L0 = &lv0[nl0 - 1];
+		uint64		keep = L0->off; /* bits of the levels before the last */
+		uint64	   *merged;
+		uint64	   *old;
+		uint64		a = 0,
+					b = 0,
+					o = 0;
+
+		memcpy(mb->payload, pieces[t]->payload, (keep / 64) * 8);
+		if (keep % 64)
+			FpPutBits(mb->payload, keep & ~UINT64CONST(63), (uint32) (keep % 64),
+					  FpBits(&r0, keep & ~UINT64CONST(63), (uint32) (keep % 64)));
+		g = nl0 - 1;
+		Assert(lv[g].n == L0->n + pend.n[g]);
+		old = palloc_extended(L0->n * 8, MCXT_ALLOC_HUGE);
+		FpWalkLevel(&r0, L0, old, g);
+		if (pend.n[g] > 1)
+			BloomSsSortHashes(pend.fp[g], pend.n[g]);
+		merged = palloc_extended(lv[g].n * 8, MCXT_ALLOC_HUGE);
+		while (a < L0->n || b < pend.n[g])
+			merged[o++] = (b >= pend.n[g] || (a < L0->n && old[a] < pend.fp[g][b])) ?
+				old[a++] : pend.fp[g][b++];
+		FpEncodeLevel(mb->payload, &lv[g], merged);
+		pfree(merged);
+		pfree(old);
+		g++;
+	}
+	for (; g < nl; g++)
+	{
+		Assert(lv[g].n == pend.n[g]);
+		if (pend.n[g] > 1)
+			BloomSsSortHashes(pend.fp[g], pend.n[g]);
+		FpEncodeLevel(mb->payload, &lv[g], pend.fp[g]);
+	}
+	if (t >= 0)
+		pieces[t] = mb;
+	else
+		pieces[n++] = mb;
+	out = BloomSsBuild(ss, pieces, n);
+	pfree(mb);
+	pfree(pieces);
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS; g++)
+		if (pend.fp[g])
+			pfree(pend.fp[g]);
+	if (pend.key)
+	{
+		pfree(pend.key);
+		pfree(pend.lvl);
+	}
+	return (struct varlena *) out;
+}
+
 /* Whether hash h may be in a member held in memory */
 static bool
 BloomSsMemberTest(const BloomMember *mb, uint64 h)
 {
-	if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
+	uint32		kind = BfGet32(mb->kind);
+
+	if (kind == BLOOM_MEMBER_BITS)
 		return BloomBitsTestHash(mb->payload, BfGet64(mb->m), BfGet32(mb->k), h);
+	else if (kind == BLOOM_MEMBER_FINGERPRINTS)
+	{
+		FpReader	r;
+		FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+		int			nl = FpOpen(mb, &r, lv);
+
+		return FpProbe(&r, lv, nl, h);
+	}
 	else
 	{
 		uint64		count = BfGet64(mb->count),
@@ -595,51 +1294,11 @@ BloomSsMemberTest(const BloomMember *mb, uint64 h)
 	}
 }
 
-/*
- * bloom_add on a self-sized filter (a copy this call may modify): set the
- * element's bits in the last BITS member while it has room; an element some
- * member may hold already changes nothing; else a new member of twice the
- * last one's capacity.  A hash list (an aggregate state given to bloom_add)
- * takes the hash as the aggregate would.
- */
+/* bloom_add of one hash to a self-sized filter (BloomSsAddMany) */
 struct varlena *
 BloomSsAdd(struct varlena *v, uint64 h)
 {
-	BloomSs    *ss = (BloomSs *) v;
-	int			n,
-				j;
-	const BloomMember **pieces;
-	BloomMember *last = BloomSsLast(ss);
-	BloomMember *fresh;
-	int64		capacity;
-
-	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES)
-		return BloomSsAggAdd(v, h);
-	ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
-	if (last != NULL && BfGet64(last->count) < BfGet64(last->capacity))
-	{
-		if (BloomBitsSetHash(last->payload, BfGet64(last->m), BfGet32(last->k), h))
-			last->count = BfPut64(BfGet64(last->count) + 1);
-		return v;
-	}
-	pieces = BloomSsPieces(ss, 1, &n);
-	for (j = 0; j < n; j++)
-		if (BloomSsMemberTest(pieces[j], h))
-		{
-			pfree(pieces);
-			return v;
-		}
-	capacity = BLOOM_SS_FIRST_CAPACITY;
-	if (last != NULL)
-		capacity = Max(capacity, (int64) Min(BfGet64(last->capacity), (uint64) PG_INT64_MAX / 4) * 2);
-	fresh = BloomSsNewMember(BLOOM_MEMBER_BITS, capacity, BloomSsMemberFpr(BloomSsTarget(v), (uint32) n));
-	BloomBitsSetHash(fresh->payload, BfGet64(fresh->m), BfGet32(fresh->k), h);
-	fresh->count = BfPut64(1);
-	pieces[n++] = fresh;
-	ss = BloomSsBuild(ss, pieces, n);
-	pfree(fresh);
-	pfree(pieces);
-	return (struct varlena *) ss;
+	return BloomSsAddMany(v, &h, 1);
 }
 
 /* A fixed bloom as a BITS member (palloc'd) */
@@ -842,6 +1501,8 @@ BloomSsTestRef(BfFilterRef *ref, uint64 h)
 		k = BfGet32(mh.k);
 		if (BfGet32(mh.kind) == BLOOM_MEMBER_BITS ?
 			(m < 1 || m > BLOOM_MAX_BITS || k < 1 || k > BLOOM_MAX_K) :
+			BfGet32(mh.kind) == BLOOM_MEMBER_FINGERPRINTS ?
+			(m < 1 || m > BLOOM_MAX_BITS || !FpHeaderOk(&mh)) :
 			(BfGet32(mh.kind) != BLOOM_MEMBER_HASHES ||
 			 BfGet64(mh.capacity) > (uint64) ((ref->total - off) / 8) ||
 			 BfGet64(mh.count) > BfGet64(mh.capacity)))
@@ -870,6 +1531,11 @@ BloomSsTestRef(BfFilterRef *ref, uint64 h)
 				all = (byte & (1 << (pos & 7))) != 0;
 			}
 			if (all)
+				return true;
+		}
+		else if (BfGet32(mh.kind) == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			if (FpProbeRef(ref, off + BLOOM_MEMBER_HDRSZ, &mh, h))
 				return true;
 		}
 		else
@@ -936,6 +1602,18 @@ BloomSsStats(const struct varlena *v, uint64 *m, uint32 *k, uint64 *x,
 			}
 			*cardinality += BloomEstimateCardinality(mm, kk, xx);
 			pass *= 1.0 - BloomEstimateFpr(mm, kk, xx);
+		}
+		else if (BfGet32(mb->kind) == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			uint64		mm = BfGet64(mb->m);
+			Size		len = BloomPayloadSize(mm),
+						off;
+
+			*m += mm;
+			for (off = 0; off < len; off += 1 << 30)
+				*x += pg_popcount((const char *) mb->payload + off, (int) Min(len - off, (Size) 1 << 30));
+			*cardinality += (double) BfGet64(mb->count);
+			pass *= 1.0 - FpRate(mb);
 		}
 		else
 		{
