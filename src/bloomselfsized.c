@@ -4,24 +4,27 @@
  *		when no capacity is given.
  *
  * A self-sized filter is a chain of members (bloom.h, doc/design.md
- * "Self-sized bloom").  A member is either a Bloom filter (BITS) with the
- * same bit positions as a fixed bloom of its m and k, or, in an aggregate's
- * transition state, the list of element hashes seen so far (HASHES).  An
+ * "Self-sized bloom").  A member is a Bloom filter (BITS) with the same bit
+ * positions as a fixed bloom of its m and k; or, in an aggregate's
+ * transition state, the list of element hashes seen so far (HASHES); or the
+ * levels of sorted fingerprints that bloom_add grows (FINGERPRINTS).  An
  * element may be in the filter when any member may hold it.
  *
  * The aggregate collects hashes, and its final function seals the list into
  * one member sized exactly for the distinct hashes it holds, so the result
  * is as small as a filter sized with the true count, whatever the count.
  * The list is bounded (BLOOM_SS_LIST_MAX hashes): past it, the list is
- * sealed and a new one started.  bloom_add on a self-sized filter instead
- * fills its last BITS member up to its capacity and then appends a member of
- * twice that capacity (Almeida et al., "Scalable Bloom Filters").
+ * sealed and a new one started.  bloom_add, which sees one call's elements
+ * only, keeps their fingerprints in levels whose last one it rebuilds on
+ * every call (see "Fingerprint members" below): exactly sized too, at about
+ * c + 2 bits per element.
  *
- * Member j is sized for the false-positive rate target * w_j, with w_0 = 1/2
- * and w_j = 1/20 * (9/10)^(j-1) after it; the shares add up to 1, so the
- * filter's false-positive rate (at most the sum of its members') stays below
- * its target however long the chain grows.  (Of the schedules modelled, this
- * one keeps bloom_add's chains smallest; design.md, "Self-sized bloom".)
+ * A BITS member j made by the aggregate is sized for the false-positive
+ * rate target * w_j, with w_0 = 1/2 and w_j = 1/20 * (9/10)^(j-1) after it;
+ * the shares add up to 1, so the filter's false-positive rate (at most the
+ * sum of its members') stays below its target however long the chain grows.
+ * (The same schedule sized the members of the scalable Bloom chains that
+ * bloom_add grew before fingerprint members; such values are still read.)
  */
 #include "bloomfilter.h"
 
