@@ -297,13 +297,13 @@ SELECT (bloom_info(f)).estimated_cardinality AS fingerprints, (bloom_info(f)).m 
 SELECT try_in(mutate(f, 8, 0)) AS excess_0, try_in(mutate(f, 8, 65)) AS excess_65 FROM fp_value;
 SELECT try_in(mutate(f, 16, 1)) AS count_off, try_in(mutate(f, 24, 1)) AS capacity_set,
 	try_in(mutate(f, 0, 0)) AS bits_off FROM fp_value;
--- level 9's directory entry; its unary vector; a bit past m
-SELECT try_in(mutate(f, 32 + 895, 0)) AS directory, try_in(mutate(f, 32 + 950, 255)) AS unary,
-	try_in(mutate(f, 32 + 1967, 128)) AS past_m FROM fp_value;
+-- level 4's first directory entry; its unary vector; a bit past m
+SELECT try_in(mutate(f, 32 + 436, 0)) AS directory, try_in(mutate(f, 32 + 500, 255)) AS unary,
+	try_in(mutate(f, 32 + 1943, 128)) AS past_m FROM fp_value;
 -- two equal values in a level; a value in a bucket past the last; cut short
-SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KgAAAAAAAAAMAAAAAwAAAAMAAAAAAAAAAAAAAAAAAADty0AQBAEAAA==') AS equal_values;
-SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KgAAAAAAAAAMAAAAAwAAAAMAAAAAAAAAAAAAAAAAAADuy0CQbAIAAA==') AS bucket_past_last;
-SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=32 data=KgAAAAAAAAAMAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAA=') AS cut_short;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAAHgiBINgEAAA==') AS equal_values;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAATgu5LNgEAAA==') AS bucket_past_last;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=32 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAA=') AS cut_short;
 -- a | b = b | a also with hash lists and different targets; the tighter target wins
 SELECT a | b = b | a AS lists_commute, (bloom_info(a | b)).target_fpr AS union_target
 FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1, 0.01), 2) AS a,

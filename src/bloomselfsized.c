@@ -598,22 +598,24 @@ static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
  * Fingerprint members: what bloom_add grows
  *
  * A FINGERPRINTS member holds count = N fingerprints in levels: the i-th
- * fingerprint added (1-based) is in level floor(log2 i), so level g holds
- * 2^g of them (the last level fewer), and is the top u_g = min(64, g + c)
- * bits of the element's hash; c (the member's k) is chosen from the target
- * rate (BloomSsFpExcess) so that every level's rate, at most 2^g / 2^u_g =
- * 2^-c, times the at most 31 levels stays under the member's share of the
- * target.  A level is a sorted set of distinct u-bit values, stored by
- * Elias-Fano quotienting: with hb = floor(log2 n) for its n values, the high
- * hb bits of each in a unary vector (for each of the 2^hb buckets in
- * order, a 1 per value in it, then a 0: n + 2^hb bits), the low lw = u - hb
- * bits of each packed in order, and before them a directory of 32-bit
- * entries, one for every BLOOM_SS_FP_DIR buckets after the first: the
- * number of values in the buckets before.  Layout of a level, in payload
- * bits: directory, unary vector, low parts; the levels follow each other
- * without padding, and the payload is whole 64-bit LE words (bit b of the
- * payload is bit b % 64 of word b / 64), its unused bits zero.  The layout
- * follows from N and c alone, and m is its length in bits.
+ * fingerprint added (1-based) is in level floor(log4 i), so level g holds
+ * 3 * 4^g of them (the last level fewer), each the top u_g = min(64, 2g +
+ * 2 + c) bits of the element's hash; c (the member's k) is chosen from the
+ * target rate (FpExcess) so that every level's rate, at most 3 * 4^g /
+ * 2^u_g = 3/4 * 2^-c, times the at most 16 levels stays under the member's
+ * share of the target.  (Levels growing by 4 rather than 2 halve the levels
+ * a probe visits, and cost the same bits: design.md.)  A level is a sorted
+ * set of distinct u-bit values, stored by Elias-Fano quotienting: with hb =
+ * floor(log2 n) for its n values, the high hb bits of each in a unary vector
+ * (for each of the 2^hb buckets in order, a 1 per value in it, then a 0: n
+ * + 2^hb bits), the low lw = u - hb bits of each packed in order, and before
+ * them a directory of 32-bit entries, one for every BLOOM_SS_FP_DIR buckets
+ * after the first: the number of values in the buckets before.  Layout of a
+ * level, in payload bits: directory, unary vector, low parts; the levels
+ * follow each other without padding, and the payload is whole 64-bit LE
+ * words (bit b of the payload is bit b % 64 of word b / 64), its unused
+ * bits zero.  The layout follows from N and c alone, and m is its length in
+ * bits.
  *
  * A probe looks up, in each level, the directory entry of the bucket of the
  * element's fingerprint, scans the unary vector from there to the bucket
@@ -624,13 +626,16 @@ static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
  * ---------------------------------------------------------------------
  */
 
-/* Most fingerprints in a member: levels 0 .. 30, each count a uint32 */
+/* Most fingerprints in a member: levels 0 .. 15, each count a uint32 */
 #define BLOOM_SS_FP_MAX_COUNT	((UINT64CONST(1) << 31) - 1)
-#define BLOOM_SS_FP_MAX_LEVELS	31
-/* The levels the member's rate share is divided among (at least BLOOM_SS_FP_MAX_LEVELS) */
-#define BLOOM_SS_FP_BUDGET_LEVELS	32
+#define BLOOM_SS_FP_MAX_LEVELS	16
+/*
+ * The member's rate is at most this many times 2^-c: 16 levels, each at
+ * most 3/4 of 2^-c
+ */
+#define BLOOM_SS_FP_BUDGET_LEVELS	12
 /* Buckets per directory entry */
-#define BLOOM_SS_FP_DIR			256
+#define BLOOM_SS_FP_DIR			128
 /* Bytes per slice when a stored member is probed by TOAST slices */
 #define BLOOM_SS_FP_BLOCK		512
 
@@ -648,6 +653,23 @@ typedef struct FpLevel
 	uint64		end;			/* bit offset after the level */
 } FpLevel;
 
+/* The level of the i-th fingerprint (1-based): floor(log4 i) */
+static inline int
+FpLevelOf(uint64 i)
+{
+	return pg_leftmost_one_pos64(i) / 2;
+}
+
+/*
+ * The precision of level g, whose 3 * 4^g values need ceil(log2(3 * 4^g)) =
+ * 2g + 2 bits, and c more
+ */
+static inline uint32
+FpPrecision(int g, uint32 c)
+{
+	return Min(64, 2 * (uint32) g + 2 + c);
+}
+
 /*
  * The levels of a member of count (1 .. BLOOM_SS_FP_MAX_COUNT) fingerprints
  * and excess c (1 .. 64); returns their number
@@ -659,13 +681,13 @@ FpGeometry(uint64 count, uint32 c, FpLevel *lv)
 	uint64		off = 0;
 
 	Assert(count >= 1 && count <= BLOOM_SS_FP_MAX_COUNT && c >= 1 && c <= 64);
-	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS && (UINT64CONST(1) << g) <= count; g++)
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS && (UINT64CONST(1) << (2 * g)) <= count; g++)
 	{
 		FpLevel    *L = &lv[g];
-		uint64		first = UINT64CONST(1) << g;
+		uint64		first = UINT64CONST(1) << (2 * g);
 
-		L->n = Min(first, count - first + 1);
-		L->u = Min(64, (uint32) g + c);
+		L->n = Min(3 * first, count - first + 1);
+		L->u = FpPrecision(g, c);
 		L->hb = (uint32) pg_leftmost_one_pos64(L->n);
 		L->lw = L->u - L->hb;
 		L->ndir = ((UINT64CONST(1) << L->hb) - 1) / BLOOM_SS_FP_DIR;
@@ -679,12 +701,35 @@ FpGeometry(uint64 count, uint32 c, FpLevel *lv)
 	return g;
 }
 
+/*
+ * The levels of a member as FpGeometry computes them, from a one-entry
+ * cache (every probe of the same member needs them): valid until the next
+ * call
+ */
+static const FpLevel *
+FpLayout(uint64 count, uint32 c, int *nl)
+{
+	static uint64 cached_count = 0;
+	static uint32 cached_c = 0;
+	static int	cached_nl = 0;
+	static FpLevel cached[BLOOM_SS_FP_MAX_LEVELS];
+
+	if (count != cached_count || c != cached_c)
+	{
+		cached_nl = FpGeometry(count, c, cached);
+		cached_count = count;
+		cached_c = c;
+	}
+	*nl = cached_nl;
+	return cached;
+}
+
 /* Payload bits of a member of count fingerprints and excess c */
 static uint64
 FpTotalBits(uint64 count, uint32 c)
 {
-	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
-	int			nl = FpGeometry(count, c, lv);
+	int			nl;
+	const FpLevel *lv = FpLayout(count, c, &nl);
 
 	return lv[nl - 1].end;
 }
@@ -743,7 +788,7 @@ FpReaderInit(FpReader *r, const uint8 *full, BfFilterRef *ref, Size base, uint64
 }
 
 /* Word j of the payload */
-static inline uint64
+static pg_attribute_always_inline uint64
 FpWordAt(FpReader *r, uint64 j)
 {
 	uint64		le;
@@ -777,7 +822,7 @@ FpWordAt(FpReader *r, uint64 j)
 }
 
 /* The w bits (1 .. 64) at bit offset off of the payload */
-static inline uint64
+static pg_attribute_always_inline uint64
 FpBits(FpReader *r, uint64 off, uint32 w)
 {
 	uint64		j = off >> 6;
@@ -806,6 +851,27 @@ FpPutBits(uint8 *p, uint64 off, uint32 w, uint64 x)
 		le = BfPut64(BfGet64(le) | (x >> (64 - s)));
 		memcpy(p + (j + 1) * 8, &le, 8);
 	}
+}
+
+/* Position of the r-th (1-based, r <= popcount) set bit of x */
+static inline uint32
+FpSelect64(uint64 x, uint64 r)
+{
+	uint32		pos = 0;
+
+	for (;;)
+	{
+		uint32		c = pg_number_of_ones[x & 0xFF];
+
+		if (r <= c)
+			break;
+		r -= c;
+		x >>= 8;
+		pos += 8;
+	}
+	while (--r > 0)
+		x &= x - 1;
+	return pos + (uint32) pg_rightmost_one_pos64(x);
 }
 
 /* Whether level L may hold hash h */
@@ -839,29 +905,46 @@ FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
 		}
 		else
 		{
-			while (--need > 0)
-				zeros &= zeros - 1;
-			pos += (uint64) pg_rightmost_one_pos64(zeros) + 1;
+			pos += (uint64) FpSelect64(zeros, need) + 1;
+			need = 0;
 		}
 	}
-	/* the values of bucket hi, ascending */
-	for (;; pos++)
+	/* the values of bucket hi (a run of ones from pos), ascending */
+	for (;;)
 	{
-		uint64		i,
-					low;
+		uint64		nb,
+					ones,
+					run,
+					k;
 
 		if (pos >= L->hilen)
 			BfCorrupt("bloom", "A fingerprint level ends inside a bucket.");
-		if (FpBits(r, L->hioff + pos, 1) == 0)
+		nb = Min(64, L->hilen - pos);
+		ones = FpBits(r, L->hioff + pos, (uint32) nb);
+		run = ~ones == 0 ? 64 : (uint64) pg_rightmost_one_pos64(~ones);
+		run = Min(run, nb);
+		for (k = 0; k < run; k++)
+		{
+			uint64		i = pos + k - hi,	/* ones before it */
+						low;
+
+			if (i >= L->n)
+				BfCorrupt("bloom", "A fingerprint level has too many values.");
+			low = FpBits(r, L->looff + i * L->lw, L->lw);
+			if (low >= lo)
+				return low == lo;
+		}
+		if (run < nb)
 			return false;
-		i = pos - hi;			/* ones before pos */
-		if (i >= L->n)
-			BfCorrupt("bloom", "A fingerprint level has too many values.");
-		low = FpBits(r, L->looff + i * L->lw, L->lw);
-		if (low >= lo)
-			return low == lo;
+		pos += nb;
 	}
 }
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FpPrefetch(p)	__builtin_prefetch((p), 0)
+#else
+#define FpPrefetch(p)	((void) (p))
+#endif
 
 /* Whether a fingerprint member (levels lv, nl of them) may hold hash h */
 static bool
@@ -869,6 +952,29 @@ FpProbe(FpReader *r, const FpLevel *lv, int nl, uint64 h)
 {
 	int			g;
 
+	/*
+	 * A probe of a big level reads three places of it (its directory entry,
+	 * the unary vector near the bucket, the low parts near the bucket's
+	 * values), cache misses in a big member: ask for all of them, at every
+	 * level, before the first is needed.  The unary vector and the low
+	 * parts are where an even spread of the values would put them.
+	 */
+	if (r->full != NULL)
+	{
+		for (g = nl - 1; g >= 0 && lv[g].end - lv[g].off > 8 * 4096; g--)
+		{
+			const FpLevel *L = &lv[g];
+			uint64		f = FpOf(h, L->u);
+			uint64		hi = L->lw >= 64 ? 0 : f >> L->lw;
+			uint64		t = hi / BLOOM_SS_FP_DIR;
+			uint64		i = (uint64) (((double) hi / (double) (UINT64CONST(1) << L->hb)) * (double) L->n);
+
+			if (t > 0)
+				FpPrefetch(r->full + ((L->off + 32 * (t - 1)) >> 6) * 8);
+			FpPrefetch(r->full + ((L->hioff + hi + i) >> 6) * 8);
+			FpPrefetch(r->full + ((L->looff + Min(i, L->n - 1) * L->lw) >> 6) * 8);
+		}
+	}
 	/* the big levels first: a member's hits are mostly there */
 	for (g = nl - 1; g >= 0; g--)
 		if (FpProbeLevel(r, &lv[g], h))
@@ -881,8 +987,8 @@ static bool
 FpProbeRef(BfFilterRef *ref, Size base, const BloomMember *mh, uint64 h)
 {
 	FpReader   *r = palloc(sizeof(FpReader));
-	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
-	int			nl = FpGeometry(BfGet64(mh->count), BfGet32(mh->k), lv);
+	int			nl;
+	const FpLevel *lv = FpLayout(BfGet64(mh->count), BfGet32(mh->k), &nl);
 	bool		found;
 
 	FpReaderInit(r, NULL, ref, base, BloomPayloadSize(BfGet64(mh->m)) / 8);
@@ -1179,12 +1285,12 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 	{
 		uint64		h = hs[i];
 		bool		maybe = false;
-		int			top = count > 0 ? pg_leftmost_one_pos64(count) : -1;
+		int			top = count > 0 ? FpLevelOf(count) : -1;
 
 		for (j = 0; j < n && !maybe; j++)
 			maybe = j == t ? FpProbe(&r0, lv0, nl0, h) : BloomSsMemberTest(pieces[j], h);
 		for (g = Max(nl0 - 1, 0); g <= top && !maybe; g++)
-			maybe = FpPendingHas(&pend, g, FpOf(h, Min(64, (uint32) g + c)));
+			maybe = FpPendingHas(&pend, g, FpOf(h, FpPrecision(g, c)));
 		if (maybe)
 			continue;
 		if (count >= BLOOM_SS_FP_MAX_COUNT)
@@ -1193,8 +1299,8 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 					 errmsg("a self-sized bloom filter can grow by at most " UINT64_FORMAT " elements", BLOOM_SS_FP_MAX_COUNT),
 					 errhint("Build the filter with bloom_agg(x), or a fixed one with bloom_empty(capacity, fpr).")));
 		count++;
-		g = pg_leftmost_one_pos64(count);
-		FpPendingAdd(&pend, g, FpOf(h, Min(64, (uint32) g + c)));
+		g = FpLevelOf(count);
+		FpPendingAdd(&pend, g, FpOf(h, FpPrecision(g, c)));
 	}
 	if (count == n0)
 	{
@@ -1280,9 +1386,10 @@ BloomSsMemberTest(const BloomMember *mb, uint64 h)
 	else if (kind == BLOOM_MEMBER_FINGERPRINTS)
 	{
 		FpReader	r;
-		FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
-		int			nl = FpOpen(mb, &r, lv);
+		int			nl;
+		const FpLevel *lv = FpLayout(BfGet64(mb->count), BfGet32(mb->k), &nl);
 
+		FpReaderInit(&r, mb->payload, NULL, 0, BloomPayloadSize(BfGet64(mb->m)) / 8);
 		return FpProbe(&r, lv, nl, h);
 	}
 	else
