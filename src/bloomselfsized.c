@@ -1045,24 +1045,188 @@ FpWalkLevel(FpReader *r, const FpLevel *L, uint64 *out, int levelno)
 		BfCorrupt("bloom", "Fingerprint level %d has a malformed unary vector.", levelno);
 }
 
-/* Write level L of payload p (zeroed) from its values fp, distinct and ascending */
+/*
+ * The values of a level in ascending order, one at a time: the fast walk of
+ * bloom_add (a word of the unary vector at a time, the low parts in order),
+ * checking only what keeps the reads in bounds (22P02)
+ */
+typedef struct FpCursor
+{
+	FpReader   *r;
+	const FpLevel *L;
+	uint64		pos;			/* unary vector offset of the word in w */
+	uint64		w;				/* its ones not yet returned */
+	uint32		nb;				/* its length */
+	uint32		next;			/* its first bit not yet counted */
+	uint64		b;				/* the bucket of the next value */
+	uint64		i;				/* values returned */
+	uint64		lowoff;			/* the next low part */
+} FpCursor;
+
 static void
-FpEncodeLevel(uint8 *p, const FpLevel *L, const uint64 *fp)
+FpCursorInit(FpCursor *c, FpReader *r, const FpLevel *L)
+{
+	c->r = r;
+	c->L = L;
+	c->pos = 0;
+	c->nb = (uint32) Min(64, L->hilen);
+	c->w = FpBits(r, L->hioff, c->nb);
+	c->next = 0;
+	c->b = 0;
+	c->i = 0;
+	c->lowoff = L->looff;
+}
+
+static pg_attribute_always_inline bool
+FpCursorNext(FpCursor *c, uint64 *v)
+{
+	const FpLevel *L = c->L;
+	uint32		p;
+
+	while (c->w == 0)
+	{
+		c->b += c->nb - c->next;
+		c->pos += 64;
+		if (c->pos >= L->hilen)
+		{
+			if (c->i != L->n)
+				BfCorrupt("bloom", "A fingerprint level has too few values.");
+			return false;
+		}
+		c->nb = (uint32) Min(64, L->hilen - c->pos);
+		c->w = FpBits(c->r, L->hioff + c->pos, c->nb);
+		c->next = 0;
+	}
+	p = (uint32) pg_rightmost_one_pos64(c->w);
+	c->b += p - c->next;		/* the bucket ends before this value */
+	if (c->i >= L->n)
+		BfCorrupt("bloom", "A fingerprint level has too many values.");
+	*v = (L->lw >= 64 ? 0 : c->b << L->lw) | FpBits(c->r, c->lowoff, L->lw);
+	c->lowoff += L->lw;
+	c->i++;
+	c->next = p + 1;
+	c->w &= c->w - 1;
+	return true;
+}
+
+/* Sequential writes of bit fields into a zeroed payload */
+typedef struct FpWriter
+{
+	uint8	   *p;
+	uint64		j;				/* the word being filled */
+	uint64		acc;			/* its bits so far */
+	uint32		fill;			/* how many (0 .. 63) */
+} FpWriter;
+
+static inline void
+FpWriterInit(FpWriter *w, uint8 *p, uint64 off)
+{
+	w->p = p;
+	w->j = off >> 6;
+	w->fill = (uint32) (off & 63);
+	w->acc = 0;
+}
+
+static inline void
+FpWriterFlush(FpWriter *w)
+{
+	uint64		le;
+
+	memcpy(&le, w->p + w->j * 8, 8);
+	le = BfPut64(BfGet64(le) | w->acc);
+	memcpy(w->p + w->j * 8, &le, 8);
+}
+
+/* Append x (below 2^nbits, nbits 1 .. 64) */
+static pg_attribute_always_inline void
+FpAppend(FpWriter *w, uint64 x, uint32 nbits)
+{
+	w->acc |= x << w->fill;
+	if (w->fill + nbits >= 64)
+	{
+		uint32		used = 64 - w->fill;	/* bits of x in this word */
+
+		FpWriterFlush(w);
+		w->j++;
+		w->acc = used >= 64 ? 0 : x >> used;
+		w->fill = w->fill + nbits - 64;
+	}
+	else
+		w->fill += nbits;
+}
+
+/* Skip nbits (zero bits: the payload is zeroed) */
+static pg_attribute_always_inline void
+FpSkip(FpWriter *w, uint64 nbits)
+{
+	uint64		total = w->fill + nbits;
+
+	if (total >= 64)
+	{
+		if (w->acc != 0)
+			FpWriterFlush(w);
+		w->j += total / 64;
+		w->acc = 0;
+		w->fill = (uint32) (total % 64);
+	}
+	else
+		w->fill = (uint32) total;
+}
+
+static inline void
+FpWriterEnd(FpWriter *w)
+{
+	if (w->fill > 0)
+		FpWriterFlush(w);
+}
+
+/*
+ * Write level L of payload p (zeroed) from the values of cursor c (or none)
+ * merged with the na values of a: distinct, each source ascending
+ */
+static void
+FpEncodeLevel(uint8 *p, const FpLevel *L, FpCursor *c, const uint64 *a, uint64 na)
 {
 	uint64		i,
-				t = 1;
+				t = 1,
+				ai = 0,
+				cv = 0,
+				prev = 0;
+	bool		have = c != NULL && FpCursorNext(c, &cv);
+	FpWriter	unary,
+				lows;
 
+	FpWriterInit(&unary, p, L->hioff);
+	FpWriterInit(&lows, p, L->looff);
 	for (i = 0; i < L->n; i++)
 	{
-		uint64		hi = L->lw >= 64 ? 0 : fp[i] >> L->lw;
+		uint64		f,
+					hi;
 
-		Assert(i == 0 || fp[i] > fp[i - 1]);
+		if (have && (ai >= na || cv < a[ai]))
+		{
+			f = cv;
+			have = FpCursorNext(c, &cv);
+		}
+		else if (ai < na)
+			f = a[ai++];
+		else
+			elog(ERROR, "fingerprint level has fewer values than its layout");
+		hi = L->lw >= 64 ? 0 : f >> L->lw;
+		Assert(i == 0 || f > prev);
 		Assert(hi < (UINT64CONST(1) << L->hb));
 		for (; t <= L->ndir && t * BLOOM_SS_FP_DIR <= hi; t++)
 			FpPutBits(p, L->off + 32 * (t - 1), 32, i);
-		FpPutBits(p, L->hioff + hi + i, 1, 1);
-		FpPutBits(p, L->looff + i * L->lw, L->lw, FpLow(fp[i], L->lw));
+		/* the bucket ends since the previous value's bucket, then its 1 */
+		FpSkip(&unary, hi - (i == 0 ? 0 : (L->lw >= 64 ? 0 : prev >> L->lw)));
+		FpAppend(&unary, 1, 1);
+		FpAppend(&lows, FpLow(f, L->lw), L->lw);
+		prev = f;
 	}
+	if (have || ai < na)
+		elog(ERROR, "fingerprint level has more values than its layout");
+	FpWriterEnd(&unary);
+	FpWriterEnd(&lows);
 	for (; t <= L->ndir; t++)
 		FpPutBits(p, L->off + 32 * (t - 1), 32, L->n);
 }
@@ -1246,8 +1410,10 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 	FpLevel		lv0[BLOOM_SS_FP_MAX_LEVELS],
 				lv[BLOOM_SS_FP_MAX_LEVELS];
 	FpPending	pend;
-	BloomMember *mb;
+	BloomMember *mb = NULL;
 	BloomSs    *out;
+	Size		size;
+	char	   *dst;
 
 	if (nh <= 0)
 		return v;
@@ -1309,27 +1475,49 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 		return v;
 	}
 
-	/* the member rebuilt: its unchanged levels copied, the last and new ones written */
+	/*
+	 * The new datum, the member rebuilt in place: its levels before the last
+	 * copied, the last one merged with its new values, the new ones written
+	 */
 	nl = FpGeometry(count, c, lv);
 	bits = lv[nl - 1].end;
-	BfCheckSize("bloom", (double) VARSIZE(ss) - (t >= 0 ? (double) BloomSsMemberSize(pieces[t]) : 0.0) +
-				(double) BLOOM_MEMBER_HDRSZ + (double) BloomPayloadSize(bits));
-	mb = palloc_extended(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	mb->m = BfPut64(bits);
-	mb->k = BfPut32(c);
-	mb->kind = BfPut32(BLOOM_MEMBER_FINGERPRINTS);
-	mb->count = BfPut64(count);
-	mb->capacity = 0;
+	size = BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits);
+	for (j = 0; j < n; j++)
+		if (j != t)
+			size += BloomSsMemberSize(pieces[j]);
+	BfCheckSize("bloom", (double) size);
+	out = palloc_extended(size, MCXT_ALLOC_HUGE);
+	memcpy(out, ss, BLOOM_SS_HDRSZ);
+	SET_VARSIZE(out, size);
+	out->nmembers = BfPut32((uint32) (t >= 0 ? n : n + 1));
+	dst = out->members;
+	for (j = 0; j <= n; j++)
+	{
+		if (j == t || (j == n && t < 0))
+		{
+			mb = (BloomMember *) dst;
+			memset(mb, 0, BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits));
+			mb->m = BfPut64(bits);
+			mb->k = BfPut32(c);
+			mb->kind = BfPut32(BLOOM_MEMBER_FINGERPRINTS);
+			mb->count = BfPut64(count);
+			dst += BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits);
+		}
+		else if (j < n)
+		{
+			Size		len = BloomSsMemberSize(pieces[j]);
+
+			memcpy(dst, pieces[j], len);
+			dst += len;
+		}
+	}
+	Assert(dst == (char *) out + size);
 	g = 0;
 	if (n0 > 0)
 	{
 		const FpLevel *L0 = &lv0[nl0 - 1];
 		uint64		keep = L0->off; /* bits of the levels before the last */
-		uint64	   *merged;
-		uint64	   *old;
-		uint64		a = 0,
-					b = 0,
-					o = 0;
+		FpCursor	cur;
 
 		memcpy(mb->payload, pieces[t]->payload, (keep / 64) * 8);
 		if (keep % 64)
@@ -1337,17 +1525,10 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 					  FpBits(&r0, keep & ~UINT64CONST(63), (uint32) (keep % 64)));
 		g = nl0 - 1;
 		Assert(lv[g].n == L0->n + pend.n[g]);
-		old = palloc_extended(L0->n * 8, MCXT_ALLOC_HUGE);
-		FpWalkLevel(&r0, L0, old, g);
 		if (pend.n[g] > 1)
 			BloomSsSortHashes(pend.fp[g], pend.n[g]);
-		merged = palloc_extended(lv[g].n * 8, MCXT_ALLOC_HUGE);
-		while (a < L0->n || b < pend.n[g])
-			merged[o++] = (b >= pend.n[g] || (a < L0->n && old[a] < pend.fp[g][b])) ?
-				old[a++] : pend.fp[g][b++];
-		FpEncodeLevel(mb->payload, &lv[g], merged);
-		pfree(merged);
-		pfree(old);
+		FpCursorInit(&cur, &r0, L0);
+		FpEncodeLevel(mb->payload, &lv[g], &cur, pend.fp[g], pend.n[g]);
 		g++;
 	}
 	for (; g < nl; g++)
@@ -1355,14 +1536,8 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 		Assert(lv[g].n == pend.n[g]);
 		if (pend.n[g] > 1)
 			BloomSsSortHashes(pend.fp[g], pend.n[g]);
-		FpEncodeLevel(mb->payload, &lv[g], pend.fp[g]);
+		FpEncodeLevel(mb->payload, &lv[g], NULL, pend.fp[g], pend.n[g]);
 	}
-	if (t >= 0)
-		pieces[t] = mb;
-	else
-		pieces[n++] = mb;
-	out = BloomSsBuild(ss, pieces, n);
-	pfree(mb);
 	pfree(pieces);
 	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS; g++)
 		if (pend.fp[g])
