@@ -96,10 +96,12 @@ RESET parallel_leader_participation;
 SELECT bool_and(f @> x) AS running_holds_current, bool_and(f @> 1) AS running_holds_first
 FROM (SELECT x, bloom_agg(x) OVER (ORDER BY x) AS f FROM generate_series(1, 300) x) s;
 
--- bloom_add from bloom_empty(): grows by members, each twice the last one's capacity
-CREATE FUNCTION grow(n int, chunk int) RETURNS bloom LANGUAGE plpgsql AS $$
+-- bloom_add from bloom_empty(): one member of fingerprint levels, rebuilt on each add.  The goal
+-- against the truth at every size: the rate measured on 1M non-members within 1.25x the target,
+-- the size within 2x of bloom_empty(n, fpr), for fpr 0.01 (bloom_empty()) and 0.001.
+CREATE FUNCTION grow(n int, chunk int, fpr float8 DEFAULT 0.01) RETURNS bloom LANGUAGE plpgsql AS $$
 DECLARE
-	f bloom := bloom_empty();
+	f bloom := CASE WHEN fpr = 0.01 THEN bloom_empty() ELSE bloom_empty_self_sized(fpr) END;
 	a int := 1;
 BEGIN
 	WHILE a <= n LOOP
@@ -108,16 +110,65 @@ BEGIN
 	END LOOP;
 	RETURN f;
 END $$;
-CREATE TABLE grown AS SELECT n, grow(n, 5000) AS f FROM (VALUES (1), (64), (65), (1000), (100000), (400000)) v(n);
-SELECT n, (bloom_info(f)).members,
-	(SELECT count(*) FROM generate_series(1, n) i WHERE NOT f @> (i * 2654435761)) AS false_negatives,
-	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE f @> (-i)) / 1e6 <= 1.25 * 0.01 AS fpr_within,
-	round(pg_column_size(f)::numeric / pg_column_size(bloom_empty(n, 0.01)), 1) AS size_vs_sized
-FROM grown ORDER BY n;
--- one element at a time gives the same filter as arrays
+CREATE TABLE grown AS SELECT n, p, grow(n, 5000, p) AS f
+FROM (VALUES (1), (2), (3), (5), (10), (16), (17), (64), (65), (100), (1000), (4096), (100000), (400000)) v(n),
+	(VALUES (0.01::float8), (0.001)) q(p);
+CREATE FUNCTION check_grown(f bloom, n int, p float8, probes int DEFAULT 1000000,
+	OUT members int, OUT false_negatives bigint, OUT fpr_vs_target numeric, OUT fpr_within boolean,
+	OUT size_vs_sized numeric, OUT size_within boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	fp bigint;
+BEGIN
+	members := (bloom_info(f)).members;
+	SELECT count(*) INTO false_negatives FROM generate_series(1, n) i WHERE NOT f @> (i * 2654435761);
+	SELECT count(*) INTO fp FROM generate_series(1, probes) i WHERE f @> (-i);
+	fpr_vs_target := round((fp::float8 / probes / p)::numeric, 2);
+	fpr_within := fp::float8 / probes <= 1.25 * p;
+	size_vs_sized := round(pg_column_size(f)::numeric / pg_column_size(bloom_empty(n, p)), 2);
+	size_within := pg_column_size(f) <= 2 * pg_column_size(bloom_empty(n, p));
+END $$;
+SELECT n, p, c.* FROM grown, check_grown(f, n, p) c ORDER BY p DESC, n;
+-- millions: 2M elements in arrays of 20000
+SELECT n, p, c.* FROM (SELECT 2000000 AS n, p, grow(2000000, 20000, p) AS f FROM (VALUES (0.01::float8), (0.001)) q(p)) s,
+	check_grown(f, n, p) c ORDER BY p DESC;
+-- bloom_info: one member, no Bloom positions (k 0), the estimate counts the fingerprints
+SELECT n, (bloom_info(f)).m, (bloom_info(f)).k, (bloom_info(f)).size_bytes, (bloom_info(f)).estimated_cardinality,
+	(bloom_info(f)).estimated_fpr < p AS estimate_under_target
+FROM grown WHERE n IN (1, 1000, 400000) ORDER BY p DESC, n;
+-- one element at a time (arrays of one, or single elements) gives the same filter as arrays
 SELECT grow(3000, 1) = grow(3000, 5000) AS one_by_one_same;
+DO $$
+DECLARE
+	f bloom := bloom_empty();
+BEGIN
+	FOR i IN 1..1000 LOOP
+		f := bloom_add(f, i * 2654435761);
+	END LOOP;
+	IF f <> grow(1000, 300) THEN
+		RAISE EXCEPTION 'single adds differ from arrays';
+	END IF;
+END $$;
 -- adding an element it may hold already changes nothing but the counter
-SELECT bloom_add(f, 5 * 2654435761) = f AS readd_same FROM grown WHERE n = 64;
+SELECT bloom_add(f, 5 * 2654435761) = f AS readd_same FROM grown WHERE n = 64 AND p = 0.01;
+SELECT bloom_add(f, ARRAY[5 * 2654435761, 7 * 2654435761, 5 * 2654435761]) = f AS readd_array_same FROM grown WHERE n = 64 AND p = 0.01;
+-- NULLs in the array are skipped; an empty array changes nothing
+SELECT bloom_add(bloom_empty(), ARRAY[1, NULL, 2]) = bloom_add(bloom_empty(), ARRAY[1, 2]) AS nulls_skipped,
+	bloom_add(bloom_empty(), '{}'::int[]) = bloom_empty() AS empty_array;
+-- bloom_add after an aggregate's result: a fingerprint member after it, with the rate the result leaves
+SELECT (bloom_info(g)).members, (bloom_info(g)).estimated_fpr < 0.01 AS under_target,
+	(SELECT count(*) FROM generate_series(1, 12000) i WHERE NOT g @> (i * 2654435761)) AS false_negatives,
+	bloom_add(g, 11000 * 2654435761) = g AS readd_same
+FROM (SELECT bloom_add(bloom_agg(i * 2654435761), ARRAY(SELECT i * 2654435761 FROM generate_series(10001, 12000) i)) AS g
+	  FROM generate_series(1, 10000) i) s;
+-- a stored grown filter (out of line) probed by TOAST slices: the same answers as in memory
+CREATE TABLE stored_grown AS SELECT f FROM grown WHERE n = 400000 AND p = 0.001;
+SELECT pg_column_size(f) > 300000 AS out_of_line FROM stored_grown;
+SELECT count(*) FILTER (WHERE (SELECT f FROM stored_grown) @> (i * 2654435761)) AS members_found,
+	count(*) FILTER (WHERE (SELECT f FROM stored_grown) @> (-i)) =
+	count(*) FILTER (WHERE (SELECT f | bloom_empty() FROM stored_grown) @> (-i)) AS same_false_positives
+FROM generate_series(1, 100000) i;
+SELECT (SELECT f FROM stored_grown) @> 399999 * 2654435761::bigint AS one_probe_by_slices;
 
 -- unions of different sizes keep every element; the rate stays within 2x the target
 CREATE TABLE parts AS
@@ -142,6 +193,17 @@ FROM unions;
 SELECT (bloom_info(a)).members AS members_a, (bloom_info(b)).members AS members_b, a = b AS same,
 	(SELECT count(*) FROM generate_series(1000001, 1200000) i WHERE NOT a @> (i * 2654435761)) AS false_negatives
 FROM unions;
+-- unions with grown filters: the fingerprint members of both in a canonical order; bloom_add then
+-- grows the last fingerprint member
+SELECT (bloom_info(u)).members, u = (SELECT f FROM grown WHERE n = 100000 AND p = 0.01) | (SELECT f FROM grown WHERE n = 1000 AND p = 0.001) AS commutes,
+	(bloom_info(u)).target_fpr,
+	(SELECT count(*) FROM generate_series(1, 100000) i WHERE NOT u @> (i * 2654435761)) AS false_negatives,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE u @> (-i)) / 1e6 <= 2 * 0.01 AS fpr_within_2x,
+	(bloom_info(bloom_add(u, ARRAY[-1, -2]))).members AS members_after_add,
+	bloom_add(u, ARRAY[-1, -2]) @> -2 AS added
+FROM (SELECT (SELECT f FROM grown WHERE n = 1000 AND p = 0.001) | (SELECT f FROM grown WHERE n = 100000 AND p = 0.01) AS u) s;
+SELECT (bloom_info(g | f)).members, (SELECT count(*) FROM generate_series(1000001, 1200000) i WHERE NOT (g | f) @> (i * 2654435761)) AS false_negatives
+FROM (SELECT f AS g FROM grown WHERE n = 1000 AND p = 0.01) s, parts WHERE part = 'fixed';
 -- x | x = x; the union aggregate
 SELECT f | f = f AS union_idempotent FROM parts WHERE part = 'big';
 SELECT (bloom_info(all3)).members,
@@ -159,6 +221,10 @@ SELECT f @> (SELECT bloom_agg(x) FROM generate_series(1, 10) x) AS contains_othe
 SELECT (SELECT f FROM parts WHERE part = 'small') & (SELECT f FROM parts WHERE part = 'big');
 \echo :LAST_ERROR_SQLSTATE
 SELECT all3 @> (SELECT f FROM parts WHERE part = 'big') FROM unions;
+\echo :LAST_ERROR_SQLSTATE
+SELECT f & f FROM grown WHERE n = 10 AND p = 0.01;
+\echo :LAST_ERROR_SQLSTATE
+SELECT f @> f FROM grown WHERE n = 10 AND p = 0.01;
 \echo :LAST_ERROR_SQLSTATE
 -- two filters of the same shape: & is correct (AND of the bits)
 SELECT (a & b) @> 5 AS both_have_5, (a & b) @> 1 AS only_a_has_1
@@ -220,6 +286,24 @@ SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.01 members=1 bytes=32 d
 SELECT bloom_empty_self_sized(1e-310);
 \echo :LAST_ERROR_SQLSTATE
 SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=0 fpr=1e-301 members=0 bytes=0 data=');
+-- fingerprint members (bloom_add): every field checked, every level walked on input
+CREATE FUNCTION mutate(f bloom, pos int, val int) RETURNS text LANGUAGE sql AS $$
+	SELECT regexp_replace(f::text, 'data=.*$', 'data=' || translate(encode(set_byte(
+		decode(substring(f::text FROM 'data=(.*)$'), 'base64'), pos, val), 'base64'), E'\n', ''))
+$$;
+CREATE TABLE fp_value AS SELECT bloom_add(bloom_empty(), ARRAY(SELECT generate_series(1, 1100))) AS f;
+SELECT (bloom_info(f)).estimated_cardinality AS fingerprints, (bloom_info(f)).m AS bits,
+	try_in(f::text) = 'accepted: ' || f::text AS accepted FROM fp_value;
+SELECT try_in(mutate(f, 8, 0)) AS excess_0, try_in(mutate(f, 8, 65)) AS excess_65 FROM fp_value;
+SELECT try_in(mutate(f, 16, 1)) AS count_off, try_in(mutate(f, 24, 1)) AS capacity_set,
+	try_in(mutate(f, 0, 0)) AS bits_off FROM fp_value;
+-- level 4's first directory entry; its unary vector; a bit past m
+SELECT try_in(mutate(f, 32 + 436, 0)) AS directory, try_in(mutate(f, 32 + 500, 255)) AS unary,
+	try_in(mutate(f, 32 + 1943, 128)) AS past_m FROM fp_value;
+-- two equal values in a level; a value in a bucket past the last; cut short
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAAHgiBINgEAAA==') AS equal_values;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=40 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAATgu5LNgEAAA==') AS bucket_past_last;
+SELECT try_in('bloom v2 hash=xxh3 seed=0 inserts=3 fpr=0.01 members=1 bytes=32 data=KQAAAAAAAAALAAAAAwAAAAMAAAAAAAAAAAAAAAAAAAA=') AS cut_short;
 -- a | b = b | a also with hash lists and different targets; the tighter target wins
 SELECT a | b = b | a AS lists_commute, (bloom_info(a | b)).target_fpr AS union_target
 FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1, 0.01), 2) AS a,

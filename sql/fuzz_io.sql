@@ -59,7 +59,7 @@ EXCEPTION WHEN OTHERS THEN
 	RETURN 'accepted value fails later: ' || SQLSTATE || ' ' || SQLERRM;
 END $$;
 
-CREATE FUNCTION fuzz(t text, samples int) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION fuzz(t text, samples int, bases text[] DEFAULT NULL, label text DEFAULT NULL) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	base text[];
 	src text;
@@ -73,6 +73,9 @@ BEGIN
 		%1$I_add(%1$I_empty(%2$s, 0.1, 9), (SELECT array_agg(g) FROM generate_series(1, 30) g))::text]', t,
 		-- a cuckoofilter of capacity 20 has 24 slots (30 elements do not fit); 30 gives 32 slots
 		CASE WHEN t = 'cuckoofilter' THEN 30 ELSE 20 END) INTO base;
+	IF bases IS NOT NULL THEN
+		base := bases;
+	END IF;
 	FOR i IN 1..samples LOOP
 		src := base[1 + (i % array_length(base, 1))];
 		-- text path: mutate the text form
@@ -80,9 +83,9 @@ BEGIN
 			v := convert_from(mutate(convert_to(src, 'UTF8')), 'SQL_ASCII');
 			EXECUTE format('SELECT $1::%I::text', t) INTO v USING v;
 			msg := exercise(t, v);
-			INSERT INTO outcome VALUES (t, 'text', coalesce(msg, 'accepted'));
+			INSERT INTO outcome VALUES (coalesce(label, t), 'text', coalesce(msg, 'accepted'));
 		EXCEPTION WHEN OTHERS THEN
-			INSERT INTO outcome VALUES (t, 'text', CASE WHEN SQLSTATE IN ('22P02', '54000', '22021') THEN 'rejected'
+			INSERT INTO outcome VALUES (coalesce(label, t), 'text', CASE WHEN SQLSTATE IN ('22P02', '54000', '22021') THEN 'rejected'
 				ELSE 'unexpected ' || SQLSTATE || ': ' || SQLERRM END);
 		END;
 		-- binary path: mutate the send output and read it back with COPY (FORMAT binary)
@@ -95,9 +98,9 @@ BEGIN
 			EXECUTE format('COPY target_%s FROM %L (FORMAT binary)', t, dir || '/fuzz.bin');
 			EXECUTE format('SELECT v::text FROM target_%s', t) INTO v;
 			msg := exercise(t, v);
-			INSERT INTO outcome VALUES (t, 'binary', coalesce(msg, 'accepted'));
+			INSERT INTO outcome VALUES (coalesce(label, t), 'binary', coalesce(msg, 'accepted'));
 		EXCEPTION WHEN OTHERS THEN
-			INSERT INTO outcome VALUES (t, 'binary', CASE WHEN SQLSTATE IN ('22P02', '54000', '08P01') THEN 'rejected'
+			INSERT INTO outcome VALUES (coalesce(label, t), 'binary', CASE WHEN SQLSTATE IN ('22P02', '54000', '08P01') THEN 'rejected'
 				ELSE 'unexpected ' || SQLSTATE || ': ' || SQLERRM END);
 		END;
 	END LOOP;
@@ -105,6 +108,12 @@ END $$;
 
 SELECT fuzz(t, 400) FROM unnest(ARRAY['bloom', 'countingbloom', 'quotientfilter', 'cuckoofilter']) t
 WHERE to_regtype('public.' || t) IS NOT NULL;
+-- self-sized bloom values: fingerprint members grown by bloom_add (small and with a directory),
+-- after a Bloom member, and an aggregate's hash list
+SELECT fuzz('bloom', 400, ARRAY[bloom_add(bloom_empty(), ARRAY[1, 2, 3])::text,
+	bloom_add(bloom_empty_self_sized(0.001), ARRAY(SELECT generate_series(1, 600)))::text,
+	bloom_add((SELECT bloom_agg(g) FROM generate_series(1, 20) g), ARRAY[21, 22, 23, 24])::text,
+	bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2)::text], 'bloom self-sized');
 
 -- every type that exists was fuzzed on both paths, most mutations are rejected, none misbehaves
 SELECT type, path, count(*) = 400 AS all_ran,

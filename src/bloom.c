@@ -342,8 +342,11 @@ BloomOneBitArray(const Bloom *b, uint64 *m, uint32 *k)
 				 errmsg("bloom filter intersection and containment need one bit array on each side"),
 				 BloomSsMembers(b) == 0 ?
 				 errdetail("One side is an empty self-sized filter: it has no bit array yet.") :
-				 BloomSsMembers(b) == 1 ?
+				 BloomSsMembers(b) == 1 &&
+				 BfGet32(((const BloomMember *) ((const BloomSs *) b)->members)->kind) == BLOOM_MEMBER_HASHES ?
 				 errdetail("One side is an aggregate's unsealed state (a list of hashes).") :
+				 BloomSsMembers(b) == 1 ?
+				 errdetail("One side is a self-sized filter grown by bloom_add (a list of fingerprints).") :
 				 errdetail("One side is a self-sized filter of %d members.", BloomSsMembers(b)),
 				 errhint("Build both sides with the same capacity and fpr, bloom_agg(x, capacity, fpr) or bloom_empty(capacity, fpr); "
 						 "a union (|) works on any filters.")));
@@ -696,7 +699,46 @@ bloom_add(PG_FUNCTION_ARGS)
 Datum
 bloom_add_array(PG_FUNCTION_ARGS)
 {
-	return BfAddArrayGeneric(fcinfo, &BloomOps);
+	struct varlena *v;
+	BfHasher   *h;
+	ArrayIterator it;
+	Datum		value;
+	bool		isnull;
+	uint64	   *hs = NULL;
+	int64		nh = 0,
+				cap = 0;
+	uint64		seed;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	v = BfStateForUpdate(fcinfo, 0);
+	BloomCheck(v, VARSIZE(v));
+	seed = BfGet64(((BfHeader *) v)->seed);
+	h = BfGetArrayElemHasher(fcinfo, 1);
+	it = array_create_iterator(PG_GETARG_ARRAYTYPE_P(1), 0, NULL);
+	while (array_iterate(it, &value, &isnull))
+	{
+		if (isnull)
+			continue;
+		if (!BloomIsSelfSized(v))
+		{
+			BloomAddDatumInline((Bloom *) v, h, value);
+			continue;
+		}
+		/* a self-sized filter takes the whole array at once (one rebuild) */
+		if (nh == cap)
+		{
+			cap = Max(cap * 2, 64);
+			hs = hs ? repalloc_huge(hs, (Size) cap * 8) : palloc_extended((Size) cap * 8, MCXT_ALLOC_HUGE);
+		}
+		hs[nh++] = BfHashDatumFast(h, value, seed);
+	}
+	array_free_iterator(it);
+	if (nh > 0)
+		v = BloomSsAddMany(v, hs, nh);
+	PG_RETURN_POINTER(v);
 }
 
 /*

@@ -108,14 +108,17 @@ StaticAssertDecl(offsetof(BloomSs, members) == 40, "self-sized bloom header must
 /* member kinds */
 #define BLOOM_MEMBER_BITS	1	/* a Bloom filter of m bits and k positions */
 #define BLOOM_MEMBER_HASHES 2	/* the open member of an aggregate: element hashes */
+#define BLOOM_MEMBER_FINGERPRINTS 3	/* what bloom_add grows: levels of sorted fingerprints */
 
 typedef struct BloomMember
 {
-	uint64		m;				/* LE: bits (BITS), 0 (HASHES) */
-	uint32		k;				/* LE: positions (BITS), 0 (HASHES) */
+	uint64		m;				/* LE: bits (BITS), 0 (HASHES), payload bits used (FINGERPRINTS) */
+	uint32		k;				/* LE: positions (BITS), 0 (HASHES), precision excess c (FINGERPRINTS) */
 	uint32		kind;			/* LE: BLOOM_MEMBER_* */
-	uint64		count;			/* LE: elements that set a bit (BITS), hashes held (HASHES) */
-	uint64		capacity;		/* LE: elements it is sized for (BITS), hash slots (HASHES) */
+	uint64		count;			/* LE: elements that set a bit (BITS), hashes held (HASHES),
+								 * fingerprints held (FINGERPRINTS) */
+	uint64		capacity;		/* LE: elements it is sized for (BITS), hash slots (HASHES), 0
+								 * (FINGERPRINTS) */
 	uint8		payload[FLEXIBLE_ARRAY_MEMBER];
 } BloomMember;
 
@@ -145,6 +148,7 @@ extern struct varlena *BloomSsNew(double fpr, uint64 seed);
 extern void BloomSsCheck(const void *v, Size size);
 extern void BloomSsValidate(const void *v);
 extern struct varlena *BloomSsAdd(struct varlena *v, uint64 h);
+extern struct varlena *BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh);
 extern struct varlena *BloomSsAggAddSlow(struct varlena *v, uint64 h);
 extern struct varlena *BloomSsSeal(const struct varlena *v);
 extern struct varlena *BloomSsUnion(const struct varlena *a, const struct varlena *b);

@@ -4,24 +4,27 @@
  *		when no capacity is given.
  *
  * A self-sized filter is a chain of members (bloom.h, doc/design.md
- * "Self-sized bloom").  A member is either a Bloom filter (BITS) with the
- * same bit positions as a fixed bloom of its m and k, or, in an aggregate's
- * transition state, the list of element hashes seen so far (HASHES).  An
+ * "Self-sized bloom").  A member is a Bloom filter (BITS) with the same bit
+ * positions as a fixed bloom of its m and k; or, in an aggregate's
+ * transition state, the list of element hashes seen so far (HASHES); or the
+ * levels of sorted fingerprints that bloom_add grows (FINGERPRINTS).  An
  * element may be in the filter when any member may hold it.
  *
  * The aggregate collects hashes, and its final function seals the list into
  * one member sized exactly for the distinct hashes it holds, so the result
  * is as small as a filter sized with the true count, whatever the count.
  * The list is bounded (BLOOM_SS_LIST_MAX hashes): past it, the list is
- * sealed and a new one started.  bloom_add on a self-sized filter instead
- * fills its last BITS member up to its capacity and then appends a member of
- * twice that capacity (Almeida et al., "Scalable Bloom Filters").
+ * sealed and a new one started.  bloom_add, which sees one call's elements
+ * only, keeps their fingerprints in levels whose last one it rebuilds on
+ * every call (see "Fingerprint members" below): exactly sized too, at about
+ * c + 2 bits per element.
  *
- * Member j is sized for the false-positive rate target * w_j, with w_0 = 1/2
- * and w_j = 1/20 * (9/10)^(j-1) after it; the shares add up to 1, so the
- * filter's false-positive rate (at most the sum of its members') stays below
- * its target however long the chain grows.  (Of the schedules modelled, this
- * one keeps bloom_add's chains smallest; design.md, "Self-sized bloom".)
+ * A BITS member j made by the aggregate is sized for the false-positive
+ * rate target * w_j, with w_0 = 1/2 and w_j = 1/20 * (9/10)^(j-1) after it;
+ * the shares add up to 1, so the filter's false-positive rate (at most the
+ * sum of its members') stays below its target however long the chain grows.
+ * (The same schedule sized the members of the scalable Bloom chains that
+ * bloom_add grew before fingerprint members; such values are still read.)
  */
 #include "bloomfilter.h"
 
@@ -33,9 +36,8 @@
 
 /* Largest open hash list before it is sealed: 16M hashes, 128 MB */
 #define BLOOM_SS_LIST_MAX	(UINT64CONST(1) << 24)
-/* First hash list of an aggregate state, and first member of bloom_add */
+/* First hash list of an aggregate state */
 #define BLOOM_SS_LIST_MIN	8
-#define BLOOM_SS_FIRST_CAPACITY	16
 /*
  * Smallest target rate: a normal float8, which prints and reads back exactly,
  * and whose bits (above 2^60) are never a fixed filter's m
@@ -51,6 +53,12 @@
 #define ST_SCOPE static
 #define ST_DEFINE
 #include "lib/sort_template.h"
+
+/* fingerprint members (below) */
+static bool FpHeaderOk(const BloomMember *mb);
+static void FpValidate(const BloomMember *mb);
+static double FpRate(const BloomMember *mb);
+static bool FpProbeRef(BfFilterRef *ref, Size base, const BloomMember *mh, uint64 h);
 
 /* The false-positive rate share of member j (the header comment) */
 static double
@@ -84,9 +92,9 @@ BloomSsMembers(const void *v)
 static Size
 BloomSsPayloadSize(const BloomMember *mb)
 {
-	if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
-		return BloomPayloadSize(BfGet64(mb->m));
-	return (Size) BfGet64(mb->capacity) * 8;
+	if (BfGet32(mb->kind) == BLOOM_MEMBER_HASHES)
+		return (Size) BfGet64(mb->capacity) * 8;
+	return BloomPayloadSize(BfGet64(mb->m));	/* BITS, FINGERPRINTS */
 }
 
 /* Bytes of a member, header included */
@@ -180,6 +188,11 @@ BloomSsCheck(const void *v, Size size)
 				BfCorrupt("bloom", "Member %u has m = " UINT64_FORMAT " and k = " UINT64_FORMAT ", out of range.",
 						  j + 1, m, k);
 		}
+		else if (kind == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			if (m < 1 || m > BLOOM_MAX_BITS || !FpHeaderOk(mb))
+				BfCorrupt("bloom", "Member %u is a fingerprint list with an inconsistent header.", j + 1);
+		}
 		else if (kind == BLOOM_MEMBER_HASHES)
 		{
 			if (j != n - 1)
@@ -215,13 +228,15 @@ BloomSsValidate(const void *v)
 		Size		len = BloomSsPayloadSize(mb);
 		Size		i;
 
-		if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
+		if (BfGet32(mb->kind) != BLOOM_MEMBER_HASHES)
 		{
 			uint64		m = BfGet64(mb->m);
 
 			for (i = m; i < len * 8; i++)
 				if (mb->payload[i >> 3] & (1 << (i & 7)))
 					BfCorrupt("bloom", "Member %u has bits set beyond m = " UINT64_FORMAT ".", j + 1, m);
+			if (BfGet32(mb->kind) == BLOOM_MEMBER_FINGERPRINTS)
+				FpValidate(mb);
 		}
 		else
 		{
@@ -577,12 +592,981 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 	return BloomSsAggAdd((struct varlena *) ss, h);
 }
 
+static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
+
+/* ---------------------------------------------------------------------
+ * Fingerprint members: what bloom_add grows
+ *
+ * A FINGERPRINTS member holds count = N fingerprints in levels: the i-th
+ * fingerprint added (1-based) is in level floor(log4 i), so level g holds
+ * 3 * 4^g of them (the last level fewer), each the top u_g = min(64, 2g +
+ * 2 + c) bits of the element's hash; c (the member's k) is chosen from the
+ * target rate (FpExcess) so that every level's rate, at most 3 * 4^g /
+ * 2^u_g = 3/4 * 2^-c, times the at most 16 levels stays under the member's
+ * share of the target.  (Levels growing by 4 rather than 2 halve the levels
+ * a probe visits, and cost the same bits: design.md.)  A level is a sorted
+ * set of distinct u-bit values, stored by Elias-Fano quotienting: with hb =
+ * floor(log2 n) for its n values, the high hb bits of each in a unary vector
+ * (for each of the 2^hb buckets in order, a 1 per value in it, then a 0: n
+ * + 2^hb bits), the low lw = u - hb bits of each packed in order, and before
+ * them a directory of 32-bit entries, one for every BLOOM_SS_FP_DIR buckets
+ * after the first: the number of values in the buckets before.  Layout of a
+ * level, in payload bits: directory, unary vector, low parts; the levels
+ * follow each other without padding, and the payload is whole 64-bit LE
+ * words (bit b of the payload is bit b % 64 of word b / 64), its unused
+ * bits zero.  The layout follows from N and c alone, and m is its length in
+ * bits.
+ *
+ * A probe looks up, in each level, the directory entry of the bucket of the
+ * element's fingerprint, scans the unary vector from there to the bucket
+ * (at most BLOOM_SS_FP_DIR zeros, a few words) and compares the low parts
+ * of the bucket's values (one or two on average).  bloom_add rebuilds the
+ * last level (the datum is copied on every call anyway), so every level is
+ * exactly as long as its values need: no unused capacity.
+ * ---------------------------------------------------------------------
+ */
+
+/* Most fingerprints in a member: levels 0 .. 15, each count a uint32 */
+#define BLOOM_SS_FP_MAX_COUNT	((UINT64CONST(1) << 31) - 1)
+#define BLOOM_SS_FP_MAX_LEVELS	16
+/*
+ * The member's rate is at most this many times 2^-c: 16 levels, each at
+ * most 3/4 of 2^-c
+ */
+#define BLOOM_SS_FP_BUDGET_LEVELS	12
+/* Buckets per directory entry */
+#define BLOOM_SS_FP_DIR			128
+/* Bytes per slice when a stored member is probed by TOAST slices */
+#define BLOOM_SS_FP_BLOCK		512
+
+typedef struct FpLevel
+{
+	uint64		n;				/* fingerprints */
+	uint32		u;				/* precision: the top u bits of the hash */
+	uint32		hb;				/* high bits: 2^hb buckets */
+	uint32		lw;				/* low bits: u - hb (1 .. 64) */
+	uint64		ndir;			/* directory entries, 32 bits each */
+	uint64		off;			/* bit offset of the level (its directory) */
+	uint64		hioff;			/* bit offset of the unary vector */
+	uint64		hilen;			/* its length: n + 2^hb */
+	uint64		looff;			/* bit offset of the low parts */
+	uint64		end;			/* bit offset after the level */
+} FpLevel;
+
+/* The level of the i-th fingerprint (1-based): floor(log4 i) */
+static inline int
+FpLevelOf(uint64 i)
+{
+	return pg_leftmost_one_pos64(i) / 2;
+}
+
+/*
+ * The precision of level g, whose 3 * 4^g values need ceil(log2(3 * 4^g)) =
+ * 2g + 2 bits, and c more
+ */
+static inline uint32
+FpPrecision(int g, uint32 c)
+{
+	return Min(64, 2 * (uint32) g + 2 + c);
+}
+
+/*
+ * The levels of a member of count (1 .. BLOOM_SS_FP_MAX_COUNT) fingerprints
+ * and excess c (1 .. 64); returns their number
+ */
+static int
+FpGeometry(uint64 count, uint32 c, FpLevel *lv)
+{
+	int			g;
+	uint64		off = 0;
+
+	Assert(count >= 1 && count <= BLOOM_SS_FP_MAX_COUNT && c >= 1 && c <= 64);
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS && (UINT64CONST(1) << (2 * g)) <= count; g++)
+	{
+		FpLevel    *L = &lv[g];
+		uint64		first = UINT64CONST(1) << (2 * g);
+
+		L->n = Min(3 * first, count - first + 1);
+		L->u = FpPrecision(g, c);
+		L->hb = (uint32) pg_leftmost_one_pos64(L->n);
+		L->lw = L->u - L->hb;
+		L->ndir = ((UINT64CONST(1) << L->hb) - 1) / BLOOM_SS_FP_DIR;
+		L->off = off;
+		L->hioff = off + 32 * L->ndir;
+		L->hilen = L->n + (UINT64CONST(1) << L->hb);
+		L->looff = L->hioff + L->hilen;
+		L->end = L->looff + L->n * L->lw;
+		off = L->end;
+	}
+	return g;
+}
+
+/*
+ * The levels of a member as FpGeometry computes them, from a one-entry
+ * cache (every probe of the same member needs them): valid until the next
+ * call
+ */
+static const FpLevel *
+FpLayout(uint64 count, uint32 c, int *nl)
+{
+	static uint64 cached_count = 0;
+	static uint32 cached_c = 0;
+	static int	cached_nl = 0;
+	static FpLevel cached[BLOOM_SS_FP_MAX_LEVELS];
+
+	if (count != cached_count || c != cached_c)
+	{
+		cached_nl = FpGeometry(count, c, cached);
+		cached_count = count;
+		cached_c = c;
+	}
+	*nl = cached_nl;
+	return cached;
+}
+
+/* Payload bits of a member of count fingerprints and excess c */
+static uint64
+FpTotalBits(uint64 count, uint32 c)
+{
+	int			nl;
+	const FpLevel *lv = FpLayout(count, c, &nl);
+
+	return lv[nl - 1].end;
+}
+
+/* The fingerprint of hash h at precision u: its top u bits */
+static inline uint64
+FpOf(uint64 h, uint32 u)
+{
+	return u >= 64 ? h : h >> (64 - u);
+}
+
+/* The low w bits of x (w 1 .. 64) */
+static inline uint64
+FpLow(uint64 x, uint32 w)
+{
+	return w >= 64 ? x : x & ((UINT64CONST(1) << w) - 1);
+}
+
+/*
+ * The excess c of a new member given share (0, 1] of the target rate:
+ * 2^-c <= share * target / BLOOM_SS_FP_BUDGET_LEVELS, within 1 .. 64
+ */
+static uint32
+FpExcess(double target, double share)
+{
+	double		c = ceil(log2((double) BLOOM_SS_FP_BUDGET_LEVELS / (share * target)));
+
+	if (!(c >= 1))
+		return 1;
+	if (c > 64)
+		return 64;
+	return (uint32) c;
+}
+
+/* Reads the words of a member's payload, in memory or by TOAST slices */
+typedef struct FpReader
+{
+	const uint8 *full;			/* the payload in memory, or NULL */
+	BfFilterRef *ref;			/* else the value to read slices of */
+	Size		base;			/* byte offset of the payload in the value */
+	uint64		nwords;			/* words of the payload */
+	uint64		blk[2];			/* the blocks in buf, PG_UINT64_MAX for none */
+	int			next;			/* the buffer to replace next */
+	uint8		buf[2][BLOOM_SS_FP_BLOCK];
+} FpReader;
+
+static void
+FpReaderInit(FpReader *r, const uint8 *full, BfFilterRef *ref, Size base, uint64 nwords)
+{
+	r->full = full;
+	r->ref = ref;
+	r->base = base;
+	r->nwords = nwords;
+	r->blk[0] = r->blk[1] = PG_UINT64_MAX;
+	r->next = 0;
+}
+
+/* Word j of the payload */
+static pg_attribute_always_inline uint64
+FpWordAt(FpReader *r, uint64 j)
+{
+	uint64		le;
+
+	if (unlikely(j >= r->nwords))
+		BfCorrupt("bloom", "A fingerprint member is read past its end.");
+	if (likely(r->full != NULL))
+		memcpy(&le, r->full + j * 8, 8);
+	else
+	{
+		const uint64 per = BLOOM_SS_FP_BLOCK / 8;
+		uint64		b = j / per;
+		int			i;
+
+		if (r->blk[0] == b)
+			i = 0;
+		else if (r->blk[1] == b)
+			i = 1;
+		else
+		{
+			uint64		words = Min(per, r->nwords - b * per);
+
+			i = r->next;
+			r->next ^= 1;
+			BfRefReadBytes(r->ref, r->base + (Size) (b * BLOOM_SS_FP_BLOCK), (Size) (words * 8), r->buf[i]);
+			r->blk[i] = b;
+		}
+		memcpy(&le, r->buf[i] + (j - b * per) * 8, 8);
+	}
+	return BfGet64(le);
+}
+
+/* The w bits (1 .. 64) at bit offset off of the payload */
+static pg_attribute_always_inline uint64
+FpBits(FpReader *r, uint64 off, uint32 w)
+{
+	uint64		j = off >> 6;
+	uint32		s = (uint32) (off & 63);
+	uint64		x = FpWordAt(r, j) >> s;
+
+	if (s != 0 && s + w > 64)
+		x |= FpWordAt(r, j + 1) << (64 - s);
+	return FpLow(x, w);
+}
+
+/* OR x (below 2^w, w 1 .. 64) into the bits at offset off of payload p */
+static inline void
+FpPutBits(uint8 *p, uint64 off, uint32 w, uint64 x)
+{
+	uint64		j = off >> 6;
+	uint32		s = (uint32) (off & 63);
+	uint64		le;
+
+	memcpy(&le, p + j * 8, 8);
+	le = BfPut64(BfGet64(le) | (x << s));
+	memcpy(p + j * 8, &le, 8);
+	if (s != 0 && s + w > 64)
+	{
+		memcpy(&le, p + (j + 1) * 8, 8);
+		le = BfPut64(BfGet64(le) | (x >> (64 - s)));
+		memcpy(p + (j + 1) * 8, &le, 8);
+	}
+}
+
+/* Position of the r-th (1-based, r <= popcount) set bit of x */
+static inline uint32
+FpSelect64(uint64 x, uint64 r)
+{
+	uint32		pos = 0;
+
+	for (;;)
+	{
+		uint32		c = pg_number_of_ones[x & 0xFF];
+
+		if (r <= c)
+			break;
+		r -= c;
+		x >>= 8;
+		pos += 8;
+	}
+	while (--r > 0)
+		x &= x - 1;
+	return pos + (uint32) pg_rightmost_one_pos64(x);
+}
+
+/* Whether level L may hold hash h */
+static bool
+FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
+{
+	uint64		f = FpOf(h, L->u);
+	uint64		hi = L->lw >= 64 ? 0 : f >> L->lw;
+	uint64		lo = FpLow(f, L->lw);
+	uint64		t = hi / BLOOM_SS_FP_DIR;
+	uint64		need = hi - t * BLOOM_SS_FP_DIR;	/* zeros to pass */
+	uint64		pos = 0;
+
+	if (t > 0)
+		pos = FpBits(r, L->off + 32 * (t - 1), 32) + t * BLOOM_SS_FP_DIR;
+	while (need > 0)
+	{
+		uint64		nb,
+					zeros;
+		uint64		z;
+
+		if (pos >= L->hilen)
+			BfCorrupt("bloom", "A fingerprint level has too few buckets.");
+		nb = Min(64, L->hilen - pos);
+		zeros = FpLow(~FpBits(r, L->hioff + pos, (uint32) nb), (uint32) nb);
+		z = (uint64) pg_popcount64(zeros);
+		if (z < need)
+		{
+			need -= z;
+			pos += nb;
+		}
+		else
+		{
+			pos += (uint64) FpSelect64(zeros, need) + 1;
+			need = 0;
+		}
+	}
+	/* the values of bucket hi (a run of ones from pos), ascending */
+	for (;;)
+	{
+		uint64		nb,
+					ones,
+					run,
+					k;
+
+		if (pos >= L->hilen)
+			BfCorrupt("bloom", "A fingerprint level ends inside a bucket.");
+		nb = Min(64, L->hilen - pos);
+		ones = FpBits(r, L->hioff + pos, (uint32) nb);
+		run = ~ones == 0 ? 64 : (uint64) pg_rightmost_one_pos64(~ones);
+		run = Min(run, nb);
+		for (k = 0; k < run; k++)
+		{
+			uint64		i = pos + k - hi,	/* ones before it */
+						low;
+
+			if (i >= L->n)
+				BfCorrupt("bloom", "A fingerprint level has too many values.");
+			low = FpBits(r, L->looff + i * L->lw, L->lw);
+			if (low >= lo)
+				return low == lo;
+		}
+		if (run < nb)
+			return false;
+		pos += nb;
+	}
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FpPrefetch(p)	__builtin_prefetch((p), 0)
+#else
+#define FpPrefetch(p)	((void) (p))
+#endif
+
+/* Whether a fingerprint member (levels lv, nl of them) may hold hash h */
+static bool
+FpProbe(FpReader *r, const FpLevel *lv, int nl, uint64 h)
+{
+	int			g;
+
+	/*
+	 * A probe of a big level reads three places of it (its directory entry,
+	 * the unary vector near the bucket, the low parts near the bucket's
+	 * values), cache misses in a big member: ask for all of them, at every
+	 * level, before the first is needed.  The unary vector and the low
+	 * parts are where an even spread of the values would put them.
+	 */
+	if (r->full != NULL)
+	{
+		for (g = nl - 1; g >= 0 && lv[g].end - lv[g].off > 8 * 4096; g--)
+		{
+			const FpLevel *L = &lv[g];
+			uint64		f = FpOf(h, L->u);
+			uint64		hi = L->lw >= 64 ? 0 : f >> L->lw;
+			uint64		t = hi / BLOOM_SS_FP_DIR;
+			uint64		i = (uint64) (((double) hi / (double) (UINT64CONST(1) << L->hb)) * (double) L->n);
+
+			if (t > 0)
+				FpPrefetch(r->full + ((L->off + 32 * (t - 1)) >> 6) * 8);
+			FpPrefetch(r->full + ((L->hioff + hi + i) >> 6) * 8);
+			FpPrefetch(r->full + ((L->looff + Min(i, L->n - 1) * L->lw) >> 6) * 8);
+		}
+	}
+	/* the big levels first: a member's hits are mostly there */
+	for (g = nl - 1; g >= 0; g--)
+		if (FpProbeLevel(r, &lv[g], h))
+			return true;
+	return false;
+}
+
+/* Whether the fingerprint member with header mh, at byte base of ref's value, may hold hash h (read by slices) */
+static bool
+FpProbeRef(BfFilterRef *ref, Size base, const BloomMember *mh, uint64 h)
+{
+	FpReader   *r = palloc(sizeof(FpReader));
+	int			nl;
+	const FpLevel *lv = FpLayout(BfGet64(mh->count), BfGet32(mh->k), &nl);
+	bool		found;
+
+	FpReaderInit(r, NULL, ref, base, BloomPayloadSize(BfGet64(mh->m)) / 8);
+	found = FpProbe(r, lv, nl, h);
+	pfree(r);
+	return found;
+}
+
+/*
+ * Walk level L in order: check it (directory, buckets, ascending values)
+ * and, when out is not NULL, store its values there.  Raises 22P02.
+ */
+static void
+FpWalkLevel(FpReader *r, const FpLevel *L, uint64 *out, int levelno)
+{
+	uint64		pos,
+				b = 0,
+				i = 0,
+				prev = 0,
+				buckets = UINT64CONST(1) << L->hb;
+
+	for (pos = 0; pos < L->hilen; pos += 64)
+	{
+		uint32		nb = (uint32) Min(64, L->hilen - pos);
+		uint64		w = FpBits(r, L->hioff + pos, nb);
+		uint32		bit;
+
+		for (bit = 0; bit < nb; bit++)
+		{
+			if ((w >> bit) & 1)
+			{
+				uint64		f;
+
+				if (i >= L->n || b >= buckets)
+					BfCorrupt("bloom", "Fingerprint level %d has a malformed unary vector.", levelno);
+				f = (L->lw >= 64 ? 0 : b << L->lw) | FpBits(r, L->looff + i * L->lw, L->lw);
+				if (i > 0 && f <= prev)
+					BfCorrupt("bloom", "Fingerprint level %d is not strictly ascending.", levelno);
+				if (out)
+					out[i] = f;
+				prev = f;
+				i++;
+			}
+			else
+			{
+				b++;
+				if (b % BLOOM_SS_FP_DIR == 0 && b / BLOOM_SS_FP_DIR <= L->ndir &&
+					FpBits(r, L->off + 32 * (b / BLOOM_SS_FP_DIR - 1), 32) != i)
+					BfCorrupt("bloom", "Fingerprint level %d has a wrong directory entry.", levelno);
+			}
+		}
+	}
+	if (i != L->n || b != buckets)
+		BfCorrupt("bloom", "Fingerprint level %d has a malformed unary vector.", levelno);
+}
+
+/*
+ * The values of a level in ascending order, one at a time: the fast walk of
+ * bloom_add (a word of the unary vector at a time, the low parts in order),
+ * checking only what keeps the reads in bounds (22P02)
+ */
+typedef struct FpCursor
+{
+	FpReader   *r;
+	const FpLevel *L;
+	uint64		pos;			/* unary vector offset of the word in w */
+	uint64		w;				/* its ones not yet returned */
+	uint32		nb;				/* its length */
+	uint32		next;			/* its first bit not yet counted */
+	uint64		b;				/* the bucket of the next value */
+	uint64		i;				/* values returned */
+	uint64		lowoff;			/* the next low part */
+} FpCursor;
+
+static void
+FpCursorInit(FpCursor *c, FpReader *r, const FpLevel *L)
+{
+	c->r = r;
+	c->L = L;
+	c->pos = 0;
+	c->nb = (uint32) Min(64, L->hilen);
+	c->w = FpBits(r, L->hioff, c->nb);
+	c->next = 0;
+	c->b = 0;
+	c->i = 0;
+	c->lowoff = L->looff;
+}
+
+static pg_attribute_always_inline bool
+FpCursorNext(FpCursor *c, uint64 *v)
+{
+	const FpLevel *L = c->L;
+	uint32		p;
+
+	while (c->w == 0)
+	{
+		c->b += c->nb - c->next;
+		c->pos += 64;
+		if (c->pos >= L->hilen)
+		{
+			if (c->i != L->n)
+				BfCorrupt("bloom", "A fingerprint level has too few values.");
+			return false;
+		}
+		c->nb = (uint32) Min(64, L->hilen - c->pos);
+		c->w = FpBits(c->r, L->hioff + c->pos, c->nb);
+		c->next = 0;
+	}
+	p = (uint32) pg_rightmost_one_pos64(c->w);
+	c->b += p - c->next;		/* the bucket ends before this value */
+	if (c->i >= L->n)
+		BfCorrupt("bloom", "A fingerprint level has too many values.");
+	*v = (L->lw >= 64 ? 0 : c->b << L->lw) | FpBits(c->r, c->lowoff, L->lw);
+	c->lowoff += L->lw;
+	c->i++;
+	c->next = p + 1;
+	c->w &= c->w - 1;
+	return true;
+}
+
+/* Sequential writes of bit fields into a zeroed payload */
+typedef struct FpWriter
+{
+	uint8	   *p;
+	uint64		j;				/* the word being filled */
+	uint64		acc;			/* its bits so far */
+	uint32		fill;			/* how many (0 .. 63) */
+} FpWriter;
+
+static inline void
+FpWriterInit(FpWriter *w, uint8 *p, uint64 off)
+{
+	w->p = p;
+	w->j = off >> 6;
+	w->fill = (uint32) (off & 63);
+	w->acc = 0;
+}
+
+static inline void
+FpWriterFlush(FpWriter *w)
+{
+	uint64		le;
+
+	memcpy(&le, w->p + w->j * 8, 8);
+	le = BfPut64(BfGet64(le) | w->acc);
+	memcpy(w->p + w->j * 8, &le, 8);
+}
+
+/* Append x (below 2^nbits, nbits 1 .. 64) */
+static pg_attribute_always_inline void
+FpAppend(FpWriter *w, uint64 x, uint32 nbits)
+{
+	w->acc |= x << w->fill;
+	if (w->fill + nbits >= 64)
+	{
+		uint32		used = 64 - w->fill;	/* bits of x in this word */
+
+		FpWriterFlush(w);
+		w->j++;
+		w->acc = used >= 64 ? 0 : x >> used;
+		w->fill = w->fill + nbits - 64;
+	}
+	else
+		w->fill += nbits;
+}
+
+/* Skip nbits (zero bits: the payload is zeroed) */
+static pg_attribute_always_inline void
+FpSkip(FpWriter *w, uint64 nbits)
+{
+	uint64		total = w->fill + nbits;
+
+	if (total >= 64)
+	{
+		if (w->acc != 0)
+			FpWriterFlush(w);
+		w->j += total / 64;
+		w->acc = 0;
+		w->fill = (uint32) (total % 64);
+	}
+	else
+		w->fill = (uint32) total;
+}
+
+static inline void
+FpWriterEnd(FpWriter *w)
+{
+	if (w->fill > 0)
+		FpWriterFlush(w);
+}
+
+/*
+ * Write level L of payload p (zeroed) from the values of cursor c (or none)
+ * merged with the na values of a: distinct, each source ascending
+ */
+static void
+FpEncodeLevel(uint8 *p, const FpLevel *L, FpCursor *c, const uint64 *a, uint64 na)
+{
+	uint64		i,
+				t = 1,
+				ai = 0,
+				cv = 0,
+				prev = 0;
+	bool		have = c != NULL && FpCursorNext(c, &cv);
+	FpWriter	unary,
+				lows;
+
+	FpWriterInit(&unary, p, L->hioff);
+	FpWriterInit(&lows, p, L->looff);
+	for (i = 0; i < L->n; i++)
+	{
+		uint64		f,
+					hi;
+
+		if (have && (ai >= na || cv < a[ai]))
+		{
+			f = cv;
+			have = FpCursorNext(c, &cv);
+		}
+		else if (ai < na)
+			f = a[ai++];
+		else
+			elog(ERROR, "fingerprint level has fewer values than its layout");
+		hi = L->lw >= 64 ? 0 : f >> L->lw;
+		Assert(i == 0 || f > prev);
+		Assert(hi < (UINT64CONST(1) << L->hb));
+		for (; t <= L->ndir && t * BLOOM_SS_FP_DIR <= hi; t++)
+			FpPutBits(p, L->off + 32 * (t - 1), 32, i);
+		/* the bucket ends since the previous value's bucket, then its 1 */
+		FpSkip(&unary, hi - (i == 0 ? 0 : (L->lw >= 64 ? 0 : prev >> L->lw)));
+		FpAppend(&unary, 1, 1);
+		FpAppend(&lows, FpLow(f, L->lw), L->lw);
+		prev = f;
+	}
+	if (have || ai < na)
+		elog(ERROR, "fingerprint level has more values than its layout");
+	FpWriterEnd(&unary);
+	FpWriterEnd(&lows);
+	for (; t <= L->ndir; t++)
+		FpPutBits(p, L->off + 32 * (t - 1), 32, L->n);
+}
+
+/* A reader of a fingerprint member in memory, and its levels */
+static int
+FpOpen(const BloomMember *mb, FpReader *r, FpLevel *lv)
+{
+	FpReaderInit(r, mb->payload, NULL, 0, BloomPayloadSize(BfGet64(mb->m)) / 8);
+	return FpGeometry(BfGet64(mb->count), BfGet32(mb->k), lv);
+}
+
+/* Whether a fingerprint member's header is consistent (m is its layout's length) */
+static bool
+FpHeaderOk(const BloomMember *mb)
+{
+	uint64		count = BfGet64(mb->count);
+	uint32		c = BfGet32(mb->k);
+
+	return c >= 1 && c <= 64 && count >= 1 && count <= BLOOM_SS_FP_MAX_COUNT &&
+		BfGet64(mb->capacity) == 0 && BfGet64(mb->m) == FpTotalBits(count, c);
+}
+
+/* Full check of a fingerprint member's levels (22P02) */
+static void
+FpValidate(const BloomMember *mb)
+{
+	FpReader	r;
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpOpen(mb, &r, lv),
+				g;
+
+	for (g = 0; g < nl; g++)
+		FpWalkLevel(&r, &lv[g], NULL, g);
+}
+
+/* The expected rate of a fingerprint member: sum over levels of n / 2^u */
+static double
+FpRate(const BloomMember *mb)
+{
+	FpLevel		lv[BLOOM_SS_FP_MAX_LEVELS];
+	int			nl = FpGeometry(BfGet64(mb->count), BfGet32(mb->k), lv),
+				g;
+	double		rate = 0;
+
+	for (g = 0; g < nl; g++)
+		rate += ldexp((double) lv[g].n, -(int) lv[g].u);
+	return rate;
+}
+
+/* The values a batch of adds puts into the levels, and a set of them to probe */
+typedef struct FpPending
+{
+	uint64	   *fp[BLOOM_SS_FP_MAX_LEVELS];	/* per level, in the order added */
+	uint64		n[BLOOM_SS_FP_MAX_LEVELS];
+	uint64		cap[BLOOM_SS_FP_MAX_LEVELS];
+	/* open addressing: key[i] at level lvl[i] (0xFF: empty) */
+	uint64	   *key;
+	uint8	   *lvl;
+	uint64		mask;
+	uint64		used;
+} FpPending;
+
+static inline uint64
+FpSlot(const FpPending *p, int g, uint64 f)
+{
+	return BfMix64(f + (uint64) (g + 1) * UINT64CONST(0x9E3779B97F4A7C15)) & p->mask;
+}
+
+static bool
+FpPendingHas(const FpPending *p, int g, uint64 f)
+{
+	uint64		i;
+
+	if (p->n[g] == 0)
+		return false;
+	for (i = FpSlot(p, g, f); p->lvl[i] != 0xFF; i = (i + 1) & p->mask)
+		if (p->lvl[i] == g && p->key[i] == f)
+			return true;
+	return false;
+}
+
+static void
+FpPendingSetPut(FpPending *p, int g, uint64 f)
+{
+	uint64		i;
+
+	for (i = FpSlot(p, g, f); p->lvl[i] != 0xFF; i = (i + 1) & p->mask)
+		;
+	p->lvl[i] = (uint8) g;
+	p->key[i] = f;
+}
+
+static void
+FpPendingAdd(FpPending *p, int g, uint64 f)
+{
+	if (p->n[g] == p->cap[g])
+	{
+		p->cap[g] = Max(p->cap[g] * 2, 16);
+		p->fp[g] = p->fp[g] ? repalloc_huge(p->fp[g], p->cap[g] * 8) :
+			palloc_extended(p->cap[g] * 8, MCXT_ALLOC_HUGE);
+	}
+	p->fp[g][p->n[g]++] = f;
+	if ((p->used + 1) * 2 > p->mask + 1)
+	{
+		/* double the set and put every pending value back */
+		uint64		size = (p->mask + 1) * 2;
+		int			l;
+		uint64		i;
+
+		if (p->key)
+		{
+			pfree(p->key);
+			pfree(p->lvl);
+		}
+		p->key = palloc_extended(size * 8, MCXT_ALLOC_HUGE);
+		p->lvl = palloc_extended(size, MCXT_ALLOC_HUGE);
+		memset(p->lvl, 0xFF, size);
+		p->mask = size - 1;
+		for (l = 0; l < BLOOM_SS_FP_MAX_LEVELS; l++)
+			for (i = 0; i < p->n[l] - (l == g ? 1 : 0); i++)
+				FpPendingSetPut(p, l, p->fp[l][i]);
+	}
+	FpPendingSetPut(p, g, f);
+	p->used++;
+}
+
+/*
+ * The rate share of a fingerprint member started after members (BITS only:
+ * a filter with a fingerprint member grows that one): what the members'
+ * estimated rate leaves of the target, at least 1/32
+ */
+static double
+FpShare(const BloomMember **pieces, int n, double target)
+{
+	double		pass = 1.0;
+	int			j;
+
+	for (j = 0; j < n; j++)
+	{
+		uint64		m = BfGet64(pieces[j]->m);
+		Size		len = BloomPayloadSize(m),
+					off;
+		uint64		x = 0;
+
+		if (BfGet32(pieces[j]->kind) != BLOOM_MEMBER_BITS)
+			continue;
+		for (off = 0; off < len; off += 1 << 30)
+			x += pg_popcount((const char *) pieces[j]->payload + off, (int) Min(len - off, (Size) 1 << 30));
+		pass *= 1.0 - BloomEstimateFpr(m, BfGet32(pieces[j]->k), x);
+	}
+	return Max(1.0 / 32, 1.0 - (1.0 - pass) / target);
+}
+
+/*
+ * bloom_add of hashes hs[0 .. nh-1], in order, to a self-sized filter (a
+ * copy this call may modify): each one that no member may hold already goes
+ * into the last fingerprint member (a new one when there is none), whose
+ * last level, and any new ones, are rebuilt once at the end.  A hash list
+ * (an aggregate state given to bloom_add) takes the hashes as the aggregate
+ * would.  Adding the hashes one call at a time gives the same value.
+ */
+struct varlena *
+BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
+{
+	BloomSs    *ss = (BloomSs *) v;
+	BloomMember *last = BloomSsLast(ss);
+	const BloomMember **pieces;
+	int			n,
+				j,
+				t = -1,
+				nl0 = 0,
+				nl,
+				g;
+	uint32		c;
+	uint64		n0 = 0,
+				count,
+				bits;
+	int64		i;
+	FpReader	r0;
+	FpLevel		lv0[BLOOM_SS_FP_MAX_LEVELS],
+				lv[BLOOM_SS_FP_MAX_LEVELS];
+	FpPending	pend;
+	BloomMember *mb = NULL;
+	BloomSs    *out;
+	Size		size;
+	char	   *dst;
+
+	if (nh <= 0)
+		return v;
+	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES)
+	{
+		struct varlena *orig = v;
+
+		for (i = 0; i < nh; i++)
+		{
+			struct varlena *grown = BloomSsAggAdd(v, hs[i]);
+
+			if (grown != v && v != orig)
+				pfree(v);
+			v = grown;
+		}
+		return v;
+	}
+	ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), (uint64) nh));
+	pieces = BloomSsPieces(ss, 1, &n);
+	for (j = 0; j < n; j++)
+		if (BfGet32(pieces[j]->kind) == BLOOM_MEMBER_FINGERPRINTS)
+			t = j;
+	if (t >= 0)
+	{
+		nl0 = FpOpen(pieces[t], &r0, lv0);
+		n0 = BfGet64(pieces[t]->count);
+		c = BfGet32(pieces[t]->k);
+	}
+	else
+		c = FpExcess(BloomSsTarget(v), n == 0 ? 1.0 : FpShare(pieces, n, BloomSsTarget(v)));
+
+	memset(&pend, 0, sizeof(pend));
+	count = n0;
+	for (i = 0; i < nh; i++)
+	{
+		uint64		h = hs[i];
+		bool		maybe = false;
+		int			top = count > 0 ? FpLevelOf(count) : -1;
+
+		for (j = 0; j < n && !maybe; j++)
+			maybe = j == t ? FpProbe(&r0, lv0, nl0, h) : BloomSsMemberTest(pieces[j], h);
+		for (g = Max(nl0 - 1, 0); g <= top && !maybe; g++)
+			maybe = FpPendingHas(&pend, g, FpOf(h, FpPrecision(g, c)));
+		if (maybe)
+			continue;
+		if (count >= BLOOM_SS_FP_MAX_COUNT)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("a self-sized bloom filter can grow by at most " UINT64_FORMAT " elements", BLOOM_SS_FP_MAX_COUNT),
+					 errhint("Build the filter with bloom_agg(x), or a fixed one with bloom_empty(capacity, fpr).")));
+		count++;
+		g = FpLevelOf(count);
+		FpPendingAdd(&pend, g, FpOf(h, FpPrecision(g, c)));
+	}
+	if (count == n0)
+	{
+		/* nothing new: only the insert counter changed, in place */
+		pfree(pieces);
+		return v;
+	}
+
+	/*
+	 * The new datum, the member rebuilt in place: its levels before the last
+	 * copied, the last one merged with its new values, the new ones written
+	 */
+	nl = FpGeometry(count, c, lv);
+	bits = lv[nl - 1].end;
+	size = BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits);
+	for (j = 0; j < n; j++)
+		if (j != t)
+			size += BloomSsMemberSize(pieces[j]);
+	BfCheckSize("bloom", (double) size);
+	out = palloc_extended(size, MCXT_ALLOC_HUGE);
+	memcpy(out, ss, BLOOM_SS_HDRSZ);
+	SET_VARSIZE(out, size);
+	out->nmembers = BfPut32((uint32) (t >= 0 ? n : n + 1));
+	dst = out->members;
+	for (j = 0; j <= n; j++)
+	{
+		if (j == t || (j == n && t < 0))
+		{
+			mb = (BloomMember *) dst;
+			memset(mb, 0, BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits));
+			mb->m = BfPut64(bits);
+			mb->k = BfPut32(c);
+			mb->kind = BfPut32(BLOOM_MEMBER_FINGERPRINTS);
+			mb->count = BfPut64(count);
+			dst += BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits);
+		}
+		else if (j < n)
+		{
+			Size		len = BloomSsMemberSize(pieces[j]);
+
+			memcpy(dst, pieces[j], len);
+			dst += len;
+		}
+	}
+	Assert(dst == (char *) out + size);
+	g = 0;
+	if (n0 > 0)
+	{
+		const FpLevel *L0 = &lv0[nl0 - 1];
+		uint64		keep = L0->off; /* bits of the levels before the last */
+		FpCursor	cur;
+
+		memcpy(mb->payload, pieces[t]->payload, (keep / 64) * 8);
+		if (keep % 64)
+			FpPutBits(mb->payload, keep & ~UINT64CONST(63), (uint32) (keep % 64),
+					  FpBits(&r0, keep & ~UINT64CONST(63), (uint32) (keep % 64)));
+		g = nl0 - 1;
+		Assert(lv[g].n == L0->n + pend.n[g]);
+		if (pend.n[g] > 1)
+			BloomSsSortHashes(pend.fp[g], pend.n[g]);
+		FpCursorInit(&cur, &r0, L0);
+		FpEncodeLevel(mb->payload, &lv[g], &cur, pend.fp[g], pend.n[g]);
+		g++;
+	}
+	for (; g < nl; g++)
+	{
+		Assert(lv[g].n == pend.n[g]);
+		if (pend.n[g] > 1)
+			BloomSsSortHashes(pend.fp[g], pend.n[g]);
+		FpEncodeLevel(mb->payload, &lv[g], NULL, pend.fp[g], pend.n[g]);
+	}
+	pfree(pieces);
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS; g++)
+		if (pend.fp[g])
+			pfree(pend.fp[g]);
+	if (pend.key)
+	{
+		pfree(pend.key);
+		pfree(pend.lvl);
+	}
+	return (struct varlena *) out;
+}
+
 /* Whether hash h may be in a member held in memory */
 static bool
 BloomSsMemberTest(const BloomMember *mb, uint64 h)
 {
-	if (BfGet32(mb->kind) == BLOOM_MEMBER_BITS)
+	uint32		kind = BfGet32(mb->kind);
+
+	if (kind == BLOOM_MEMBER_BITS)
 		return BloomBitsTestHash(mb->payload, BfGet64(mb->m), BfGet32(mb->k), h);
+	else if (kind == BLOOM_MEMBER_FINGERPRINTS)
+	{
+		FpReader	r;
+		int			nl;
+		const FpLevel *lv = FpLayout(BfGet64(mb->count), BfGet32(mb->k), &nl);
+
+		FpReaderInit(&r, mb->payload, NULL, 0, BloomPayloadSize(BfGet64(mb->m)) / 8);
+		return FpProbe(&r, lv, nl, h);
+	}
 	else
 	{
 		uint64		count = BfGet64(mb->count),
@@ -595,51 +1579,11 @@ BloomSsMemberTest(const BloomMember *mb, uint64 h)
 	}
 }
 
-/*
- * bloom_add on a self-sized filter (a copy this call may modify): set the
- * element's bits in the last BITS member while it has room; an element some
- * member may hold already changes nothing; else a new member of twice the
- * last one's capacity.  A hash list (an aggregate state given to bloom_add)
- * takes the hash as the aggregate would.
- */
+/* bloom_add of one hash to a self-sized filter (BloomSsAddMany) */
 struct varlena *
 BloomSsAdd(struct varlena *v, uint64 h)
 {
-	BloomSs    *ss = (BloomSs *) v;
-	int			n,
-				j;
-	const BloomMember **pieces;
-	BloomMember *last = BloomSsLast(ss);
-	BloomMember *fresh;
-	int64		capacity;
-
-	if (last != NULL && BfGet32(last->kind) == BLOOM_MEMBER_HASHES)
-		return BloomSsAggAdd(v, h);
-	ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
-	if (last != NULL && BfGet64(last->count) < BfGet64(last->capacity))
-	{
-		if (BloomBitsSetHash(last->payload, BfGet64(last->m), BfGet32(last->k), h))
-			last->count = BfPut64(BfGet64(last->count) + 1);
-		return v;
-	}
-	pieces = BloomSsPieces(ss, 1, &n);
-	for (j = 0; j < n; j++)
-		if (BloomSsMemberTest(pieces[j], h))
-		{
-			pfree(pieces);
-			return v;
-		}
-	capacity = BLOOM_SS_FIRST_CAPACITY;
-	if (last != NULL)
-		capacity = Max(capacity, (int64) Min(BfGet64(last->capacity), (uint64) PG_INT64_MAX / 4) * 2);
-	fresh = BloomSsNewMember(BLOOM_MEMBER_BITS, capacity, BloomSsMemberFpr(BloomSsTarget(v), (uint32) n));
-	BloomBitsSetHash(fresh->payload, BfGet64(fresh->m), BfGet32(fresh->k), h);
-	fresh->count = BfPut64(1);
-	pieces[n++] = fresh;
-	ss = BloomSsBuild(ss, pieces, n);
-	pfree(fresh);
-	pfree(pieces);
-	return (struct varlena *) ss;
+	return BloomSsAddMany(v, &h, 1);
 }
 
 /* A fixed bloom as a BITS member (palloc'd) */
@@ -842,6 +1786,8 @@ BloomSsTestRef(BfFilterRef *ref, uint64 h)
 		k = BfGet32(mh.k);
 		if (BfGet32(mh.kind) == BLOOM_MEMBER_BITS ?
 			(m < 1 || m > BLOOM_MAX_BITS || k < 1 || k > BLOOM_MAX_K) :
+			BfGet32(mh.kind) == BLOOM_MEMBER_FINGERPRINTS ?
+			(m < 1 || m > BLOOM_MAX_BITS || !FpHeaderOk(&mh)) :
 			(BfGet32(mh.kind) != BLOOM_MEMBER_HASHES ||
 			 BfGet64(mh.capacity) > (uint64) ((ref->total - off) / 8) ||
 			 BfGet64(mh.count) > BfGet64(mh.capacity)))
@@ -870,6 +1816,11 @@ BloomSsTestRef(BfFilterRef *ref, uint64 h)
 				all = (byte & (1 << (pos & 7))) != 0;
 			}
 			if (all)
+				return true;
+		}
+		else if (BfGet32(mh.kind) == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			if (FpProbeRef(ref, off + BLOOM_MEMBER_HDRSZ, &mh, h))
 				return true;
 		}
 		else
@@ -936,6 +1887,18 @@ BloomSsStats(const struct varlena *v, uint64 *m, uint32 *k, uint64 *x,
 			}
 			*cardinality += BloomEstimateCardinality(mm, kk, xx);
 			pass *= 1.0 - BloomEstimateFpr(mm, kk, xx);
+		}
+		else if (BfGet32(mb->kind) == BLOOM_MEMBER_FINGERPRINTS)
+		{
+			uint64		mm = BfGet64(mb->m);
+			Size		len = BloomPayloadSize(mm),
+						off;
+
+			*m += mm;
+			for (off = 0; off < len; off += 1 << 30)
+				*x += pg_popcount((const char *) mb->payload + off, (int) Min(len - off, (Size) 1 << 30));
+			*cardinality += (double) BfGet64(mb->count);
+			pass *= 1.0 - FpRate(mb);
 		}
 		else
 		{
