@@ -35,9 +35,10 @@
 -- same for all.  A timed run repeats the loop as often as it takes to last
 -- 50 ms or more (from the time of an untimed run first), so that the B-trees'
 -- microseconds are not lost in timer and scheduler noise; runs alternate with
--- the B-trees' (bench.compare), medians of 7 runs (5 at 5M rows and more).  Every function but the B-tree table's runs with
--- enable_seqscan = off (each of those tables has one index, so that is the
--- plan); the B-tree table gets the planner's own plan.  pbb_check_plans()
+-- the B-trees' (bench.compare), medians of 7 runs (5 at 5M rows and more).
+-- Every function but the B-tree table's runs with enable_seqscan = off (each
+-- of those tables has one index, so that is the plan); the B-tree table gets
+-- the planner's own plan.  pbb_check_plans()
 -- EXPLAINs the generic plan of each query shape on each table, prints it and
 -- stops the benchmark unless it scans an index of that table (no Seq Scan).
 -- The functions also return the rows found, which must equal the B-trees'.
@@ -429,7 +430,8 @@ ORDER BY s.ord, f.o \g /dev/null
 \pset format unaligned
 \pset tuples_only on
 \o doc/pagebloom-vs-btree.dat
-SELECT string_agg(block, E'\n\n\n' ORDER BY o, nrows)
+SELECT format(E'# test/bench/pagebloom_btree.sql, BENCH_SCALE=%s, %s, PostgreSQL %s\n', :'scale', current_date,
+		current_setting('server_version')) || string_agg(block, E'\n\n\n' ORDER BY o, nrows)
 FROM (SELECT o, min(nrows) AS nrows,
 		format(E'# size_mb  ms_per_query  label\n"%s"  ms  label\n', title) ||
 		string_agg(format('%s  %s  "%s"', round(size / 1048576.0, 2), round(q1::numeric, 5), point), E'\n'
