@@ -28,6 +28,6 @@ plot \
 	'' index 0 using 1:2 with points pt 9 ps 1.6 lc rgb '#d62728' title columnheader(1), \
 	'' index 0 using 1:2:3 with labels offset char 0,char -1.1 font ',9' tc rgb '#d62728' notitle, \
 	'' index 3 using 1:2 with points pt 11 ps 1.6 lc rgb '#9467bd' title columnheader(1), \
-	'' index 3 using 1:2:3 with labels offset char 0,char -1.1 font ',9' tc rgb '#9467bd' notitle, \
+	'' index 3 using 1:2:3 with labels offset char 0,char 1.1 font ',9' tc rgb '#9467bd' notitle, \
 	'' index 4 using 1:2 with points pt 13 ps 1.6 lc rgb '#ff7f0e' title columnheader(1), \
 	'' index 4 using 1:2:3 with labels offset char 0,char -1.1 font ',9' tc rgb '#ff7f0e' notitle
