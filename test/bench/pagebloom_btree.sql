@@ -8,14 +8,16 @@
 --   pbb_gin  one btree_gin index on the six columns (contrib btree_gin)
 --   pbb_bl   one contrib/bloom index on the six columns (defaults)
 --   pbb_pb   one pagebloom index on the six columns, dropped and built again
---            for each fpr setting: 0.01 (the default: no WITH clause),
---            0.002, 0.0005, 0.0001
+--            for each setting: the default (no WITH clause: whatever the
+--            build chooses; pagebloom now derives its default fpr from the
+--            table, printed as target_fpr), then WITH (fpr = 0.01), 0.002,
+--            0.0005, 0.0001
 -- Every index is built with maintenance_work_mem = 256MB (as a DBA would
 -- set it for a build; the server default 64MB makes the B-tree sorts and the
 -- GIN build spill).
 --
 -- Figures, each as a ratio to the six B-trees measured side by side in the
--- same run (targets apply to default pagebloom at both sizes; every other
+-- same run (targets apply to pagebloom's default at both sizes; every other
 -- row is 'info'):
 --   query time, i4 = v, mean over 200 present keys                 <= 5
 --   query time, i3 = ANY(10 present values), mean over 20 lists     <= 20
@@ -129,7 +131,8 @@ ANALYZE pbb_bt, pbb_gin, pbb_bl;
 SELECT * FROM pbb_check_plans('pbb_bt');
 SELECT * FROM pbb_check_plans('pbb_gin');
 SELECT * FROM pbb_check_plans('pbb_bl');
-SELECT pbb_pagebloom(:'pbb_label', :pbb_rows, fpr, :pbb_runs) FROM unnest(ARRAY[0.01, 0.002, 0.0005, 0.0001]) fpr
+SELECT pbb_pagebloom(:'pbb_label', :pbb_rows, fpr, :pbb_runs)
+FROM unnest(ARRAY[NULL, 0.01, 0.002, 0.0005, 0.0001]::float8[]) WITH ORDINALITY AS u(fpr, n) ORDER BY n
 \g /dev/null
 SELECT * FROM pbb_check_plans('pbb_pb');
 SELECT pbb_measure(:'pbb_label', 'btree_gin', 'pbb_gin', :pbb_runs, 200, 20, 200) \g /dev/null
@@ -137,7 +140,8 @@ SELECT pbb_measure(:'pbb_label', 'contrib/bloom', 'pbb_bl', :pbb_runs, 10, 2, 20
 SELECT pbb_stats(:'pbb_label', 'six B-trees', 'pbb_bt', 200) \g /dev/null
 \echo pagebloom indexes:
 SELECT setting, round(size / 1048576.0, 1) AS size_mb, round(build_ms::numeric) AS build_ms, info
-FROM pbb_idx WHERE label = :'pbb_label' AND setting LIKE 'pagebloom%' ORDER BY fpr DESC;
+FROM pbb_idx WHERE label = :'pbb_label' AND setting LIKE 'pagebloom%'
+ORDER BY setting NOT LIKE 'pagebloom default%', fpr DESC;
 \echo per one-column query (i4 = v), means from EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) (heap pages: of the
 \echo bitmap heap scan; an index scan does not count them, but visits at most one a row):
 SELECT setting, nkeys AS keys, round(rows::numeric, 1) AS rows, round(heap_blocks::numeric, 1) AS heap_pages,
@@ -146,7 +150,7 @@ SELECT setting, nkeys AS keys, round(rows::numeric, 1) AS rows, round(heap_block
 FROM pbb_stat WHERE label = :'pbb_label' ORDER BY ord;
 
 -- ---------------------------------------------------------------------
--- Inserts: pagebloom at the default fpr again, then 200k x scale rows into
+-- Inserts: pagebloom with its defaults again, then 200k x scale rows into
 -- each table, one run each, each after a CHECKPOINT (so every index pays its
 -- full-page images)
 -- ---------------------------------------------------------------------
@@ -356,24 +360,28 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	t0 timestamptz;
 	ms float8;
-	setting text := 'pagebloom fpr=' || fpr || CASE WHEN fpr = 0.01 THEN ' (default)' ELSE '' END;
+	setting text;
+	i record;
 BEGIN
 	DROP INDEX IF EXISTS pbb_pb_idx;
 	t0 := clock_timestamp();
 	-- the default is built without a WITH clause, so that it is whatever
-	-- pagebloom's default is
-	IF fpr = 0.01 THEN
+	-- pagebloom's default is (fpr NULL here)
+	IF fpr IS NULL THEN
 		CREATE INDEX pbb_pb_idx ON pbb_pb USING pagebloom (i1, i2, i3, i4, i5, i6);
 	ELSE
 		EXECUTE format('CREATE INDEX pbb_pb_idx ON pbb_pb USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (fpr = %s)',
 			fpr);
 	END IF;
 	ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-	INSERT INTO pbb_idx SELECT label, nrows, setting, fpr, ms, pg_relation_size('pbb_pb_idx'),
-		format('signature_bits %s, k %s, design_fpr %s', signature_bits, k, round(design_fpr::numeric, 5))
-	FROM pagebloom_info('pbb_pb_idx');
+	SELECT * INTO i FROM pagebloom_info('pbb_pb_idx');
+	setting := CASE WHEN fpr IS NULL THEN format('pagebloom default (fpr %s)', round(i.target_fpr::numeric, 6))
+					ELSE 'pagebloom fpr=' || fpr END;
+	INSERT INTO pbb_idx VALUES (label, nrows, setting, i.target_fpr, ms, pg_relation_size('pbb_pb_idx'),
+		format('signature_bits %s, block_bits %s, k %s, design_fpr %s', i.signature_bits, i.block_bits, i.k,
+			round(i.design_fpr::numeric, 6)));
 	PERFORM pbb_check_plans('pbb_pb');	-- raises unless the plans scan pbb_pb_idx
-	PERFORM pbb_measure(label, setting, 'pbb_pb', runs, 200, 20, 200, fpr);
+	PERFORM pbb_measure(label, setting, 'pbb_pb', runs, 200, 20, 200, i.target_fpr);
 END $$;
 
 -- ---------------------------------------------------------------------
@@ -390,7 +398,7 @@ END $$;
 CREATE TEMP VIEW pbb_all AS
 	SELECT i.label, i.nrows, i.setting, i.fpr, i.build_ms, i.size, r.q1, r.q2, r.q3, r.bt_q1, r.bt_q2, r.bt_q3,
 		   r.n1, r.n2, r.n3, b.build_ms AS bt_build_ms, b.size AS bt_size,
-		   i.setting LIKE 'pagebloom%(default)' AS dflt,
+		   i.setting LIKE 'pagebloom default%' AS dflt,
 		   CASE WHEN i.setting LIKE 'pagebloom%' THEN 1 WHEN i.setting = 'btree_gin' THEN 2 ELSE 3 END AS o
 	FROM pbb_idx i JOIN pbb_res r USING (label, setting) JOIN pbb_idx b ON b.label = i.label AND b.setting = 'six B-trees';
 
@@ -405,11 +413,11 @@ FROM pbb_all a, LATERAL (VALUES
 	(4, 'index size', a.size / 1048576.0, 'six B-trees', a.bt_size / 1048576.0, '<= 0.2', 'MB'),
 	(5, 'build time', a.build_ms, 'six B-trees', a.bt_build_ms, '<= 0.25', 'ms')
 ) f(ord, name, v, bname, bv, target, unit)
-ORDER BY a.nrows, f.ord, a.o, a.fpr DESC \g /dev/null
+ORDER BY a.nrows, f.ord, a.o, NOT a.dflt, a.fpr DESC \g /dev/null
 
 SELECT bench.report('pagebloom vs B-tree', format('%s, %s: insert %s rows', label, s.setting, ninsert),
 	s.ms, 'six B-trees', bt_ms, CASE WHEN s.setting LIKE 'pagebloom%' THEN '<= 0.5' ELSE 'info' END)
-FROM pbb_ins, LATERAL (VALUES (1, 'pagebloom fpr=0.01 (default)', pb_ms), (2, 'btree_gin', gin_ms),
+FROM pbb_ins, LATERAL (VALUES (1, 'pagebloom default', pb_ms), (2, 'btree_gin', gin_ms),
 	(3, 'contrib/bloom', bl_ms)) s(o, setting, ms)
 ORDER BY nrows, s.o \g /dev/null
 
@@ -437,7 +445,8 @@ FROM (SELECT o, min(nrows) AS nrows,
 		string_agg(format('%s  %s  "%s"', round(size / 1048576.0, 2), round(q1::numeric, 5), point), E'\n'
 			ORDER BY nrows, fpr DESC) AS block
 	  FROM (SELECT a.*, CASE WHEN o = 1 THEN 'pagebloom, ' || label ELSE setting END AS title,
-				CASE WHEN o = 1 THEN 'fpr ' || fpr ELSE split_part(label, ' ', 1) END AS point,
+				CASE WHEN setting LIKE 'pagebloom default%' THEN 'default, fpr ' || round(fpr::numeric, 6)
+					 WHEN o = 1 THEN 'fpr ' || fpr ELSE split_part(label, ' ', 1) END AS point,
 				CASE WHEN o = 1 THEN nrows ELSE 0 END AS grp
 			FROM (SELECT label, nrows, setting, fpr, size, q1, o FROM pbb_all
 				  UNION ALL
