@@ -92,6 +92,8 @@ ANALYZE wide;
 SELECT pg_size_pretty(pg_relation_size('wide')) AS table_size,
        pg_size_pretty(pg_relation_size('wide_pagebloom')) AS index_size;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, BUFFERS) SELECT * FROM wide WHERE i2 = 898732 AND i5 = 123451;
-SELECT pages_per_range, signature_bits, k, ranges, round(fill_ratio::numeric, 3) AS fill_ratio,
-       round(estimated_fpr::numeric, 5) AS estimated_fpr
+-- one column: the default rate, derived from the table, lets about one false heap page through
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, BUFFERS) SELECT * FROM wide WHERE i4 = 4242;
+SELECT pages_per_range, block_bits, signature_bits, k, ranges, round(target_fpr::numeric, 6) AS target_fpr,
+       round(fill_ratio::numeric, 3) AS fill_ratio, round(estimated_fpr::numeric, 6) AS estimated_fpr
 FROM pagebloom_info('wide_pagebloom');
