@@ -495,13 +495,14 @@ PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy)
  * PB_DENSITY_SAMPLE pages spread evenly up to the last page that holds any
  * (empty pages at the end, which newer servers add in bulk, do not move the
  * sample), averaged over the sampled pages that hold rows (0 for a table
- * without rows).  Not from the planner statistics: an index built right after
+ * without rows); *usedPages gets the number of pages up to that last page.
+ * Not from the planner statistics: an index built right after
  * pg_restore (no ANALYZE yet) gets the same design as the original, and
  * ANALYZE or VACUUM do not change what a REINDEX of the same heap builds
  * (design.md, "Defaults, from measurements").
  */
 static double
-PbMeasureDensity(Relation heap)
+PbMeasureDensity(Relation heap, BlockNumber *usedPages)
 {
 	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
 	BufferAccessStrategy strategy;
@@ -510,6 +511,7 @@ PbMeasureDensity(Relation heap)
 	BlockNumber n,
 				i;
 
+	*usedPages = nblocks;
 	if (nblocks == 0)
 		return 0;
 	strategy = GetAccessStrategy(BAS_BULKREAD);
@@ -522,6 +524,7 @@ PbMeasureDensity(Relation heap)
 	}
 	if (i < Min(nblocks, PB_DENSITY_SAMPLE))
 		nblocks -= i;
+	*usedPages = nblocks;
 	n = Min(nblocks, PB_DENSITY_SAMPLE);
 	for (i = 0; i < n; i++)
 	{
@@ -564,6 +567,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	bool		mixed = false;
 	double		density = 0;
 	BlockNumber pages = 0;
+	BlockNumber usedPages = 0;
 	double		tuples = 0;
 	double		allvis;
 	double		nvalues;
@@ -576,7 +580,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 
 	if (heap->rd_rel->relkind == RELKIND_RELATION ||
 		heap->rd_rel->relkind == RELKIND_MATVIEW)
-		density = PbMeasureDensity(heap);
+		density = PbMeasureDensity(heap, &usedPages);
 	if (density <= 0)
 	{
 		/*
@@ -592,11 +596,13 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	density = Min(density, (double) MaxHeapTuplesPerPage);
 	nvalues = density * ppr * ncols;
 
-	/* the row width, from the table's size now */
-	if (heap->rd_rel->relkind == RELKIND_RELATION ||
-		heap->rd_rel->relkind == RELKIND_MATVIEW)
-		pages = RelationGetNumberOfBlocks(heap);
-	nranges = ceil((double) pages / ppr);
+	/*
+	 * The table's size for the row width and the default rate: its pages up
+	 * to the last one with rows (as the density), so that trailing empty
+	 * pages, which newer servers add in bulk while loading, do not change
+	 * the design of a restored copy
+	 */
+	nranges = ceil((double) usedPages / ppr);
 	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
 		rowwords = PbRowWordsForBlockBits(opts->blockBits);
 	else
