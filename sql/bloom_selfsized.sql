@@ -149,6 +149,63 @@ BEGIN
 		RAISE EXCEPTION 'single adds differ from arrays';
 	END IF;
 END $$;
+-- a few values added to a big enough last level are inserted into its bits (shifting the rest)
+-- instead of re-encoding it: the bytes must be those of the rebuild.  Every n from 1 to 5000 one
+-- by one against one array, arrays of random sizes, and single adds and small arrays past 100k
+-- (the last level's buckets double at 131072 elements, a level starts at 262144).
+DO $$
+DECLARE
+	f bloom := bloom_empty();
+	g bloom;
+	h bloom := bloom_empty();
+	a int := 1;
+	ch int;
+BEGIN
+	FOR n IN 1..5000 LOOP
+		f := bloom_add(f, n * 2654435761);
+		g := bloom_add(bloom_empty(), ARRAY(SELECT i * 2654435761 FROM generate_series(1, n) i));
+		IF f <> g OR md5(f::text) <> md5(g::text) THEN
+			RAISE EXCEPTION 'single adds differ from an array at n = %', n;
+		END IF;
+	END LOOP;
+	PERFORM setseed(0.25);
+	WHILE a <= 5000 LOOP
+		ch := 1 + floor(random() * 40)::int;
+		h := bloom_add(h, ARRAY(SELECT i * 2654435761 FROM generate_series(a, least(5000, a + ch - 1)) i));
+		a := a + ch;
+	END LOOP;
+	IF md5(h::text) <> md5(f::text) THEN
+		RAISE EXCEPTION 'arrays of random sizes differ from one array';
+	END IF;
+END $$;
+DO $$
+DECLARE
+	f bloom;
+	g bloom;
+	n0 int;
+	n int;
+	ch int;
+BEGIN
+	PERFORM setseed(0.75);
+	FOREACH n0 IN ARRAY ARRAY[99990, 131060, 262130] LOOP
+		f := bloom_add(bloom_empty(), ARRAY(SELECT i * 2654435761 FROM generate_series(1, n0) i));
+		n := n0;
+		WHILE n < n0 + 30 LOOP
+			-- single elements, then arrays of 2 to 64
+			ch := CASE WHEN n < n0 + 20 THEN 1 ELSE 2 + floor(random() * 63)::int END;
+			IF ch = 1 THEN
+				f := bloom_add(f, (n + 1) * 2654435761);
+			ELSE
+				f := bloom_add(f, ARRAY(SELECT i * 2654435761 FROM generate_series(n + 1, n + ch) i));
+			END IF;
+			n := n + ch;
+			g := bloom_add(bloom_empty(), ARRAY(SELECT i * 2654435761 FROM generate_series(1, n) i));
+			IF f <> g OR md5(f::text) <> md5(g::text) THEN
+				RAISE EXCEPTION 'adds to a filter of % differ from an array at n = %', n0, n;
+			END IF;
+		END LOOP;
+	END LOOP;
+END $$;
 -- adding an element it may hold already changes nothing but the counter
 SELECT bloom_add(f, 5 * 2654435761) = f AS readd_same FROM grown WHERE n = 64 AND p = 0.01;
 SELECT bloom_add(f, ARRAY[5 * 2654435761, 7 * 2654435761, 5 * 2654435761]) = f AS readd_array_same FROM grown WHERE n = 64 AND p = 0.01;

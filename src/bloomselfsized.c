@@ -622,7 +622,9 @@ static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
  * (at most BLOOM_SS_FP_DIR zeros, a few words) and compares the low parts
  * of the bucket's values (one or two on average).  bloom_add rebuilds the
  * last level (the datum is copied on every call anyway), so every level is
- * exactly as long as its values need: no unused capacity.
+ * exactly as long as its values need: no unused capacity.  A few values
+ * into a big last level whose buckets stay (most single adds) are inserted
+ * into its bits instead (FpInsertLevel), giving the same bits.
  * ---------------------------------------------------------------------
  */
 
@@ -636,6 +638,11 @@ static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
 #define BLOOM_SS_FP_BUDGET_LEVELS	12
 /* Buckets per directory entry */
 #define BLOOM_SS_FP_DIR			128
+/*
+ * bloom_add inserts up to this many new values into the last level's bits
+ * (at most 1 per 64 values it holds) instead of re-encoding it
+ */
+#define BLOOM_SS_FP_INSERT_MAX	64
 /* Bytes per slice when a stored member is probed by TOAST slices */
 #define BLOOM_SS_FP_BLOCK		512
 
@@ -874,11 +881,15 @@ FpSelect64(uint64 x, uint64 r)
 	return pos + (uint32) pg_rightmost_one_pos64(x);
 }
 
-/* Whether level L may hold hash h */
-static bool
-FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
+/*
+ * Where fingerprint f (at level L's precision) goes in level L: *upos, the
+ * offset in the unary vector of the 1 to insert (before the bucket's first
+ * value above f, or its end), and *idx, the values before it.  False when
+ * the level holds f already (the probe of a level).
+ */
+static pg_attribute_always_inline bool
+FpFindSlot(FpReader *r, const FpLevel *L, uint64 f, uint64 *upos, uint64 *idx)
 {
-	uint64		f = FpOf(h, L->u);
 	uint64		hi = L->lw >= 64 ? 0 : f >> L->lw;
 	uint64		lo = FpLow(f, L->lw);
 	uint64		t = hi / BLOOM_SS_FP_DIR;
@@ -932,12 +943,30 @@ FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
 				BfCorrupt("bloom", "A fingerprint level has too many values.");
 			low = FpBits(r, L->looff + i * L->lw, L->lw);
 			if (low >= lo)
-				return low == lo;
+			{
+				*upos = pos + k;
+				*idx = i;
+				return low != lo;
+			}
 		}
 		if (run < nb)
-			return false;
+		{
+			*upos = pos + run;
+			*idx = pos + run - hi;
+			return true;
+		}
 		pos += nb;
 	}
+}
+
+/* Whether level L may hold hash h */
+static inline bool
+FpProbeLevel(FpReader *r, const FpLevel *L, uint64 h)
+{
+	uint64		upos,
+				idx;
+
+	return !FpFindSlot(r, L, FpOf(h, L->u), &upos, &idx);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -1231,6 +1260,180 @@ FpEncodeLevel(uint8 *p, const FpLevel *L, FpCursor *c, const uint64 *a, uint64 n
 		FpPutBits(p, L->off + 32 * (t - 1), 32, L->n);
 }
 
+/* Word j (LE) of a payload in memory */
+static pg_attribute_always_inline uint64
+FpLoad(const uint8 *p, uint64 j)
+{
+	uint64		le;
+
+	memcpy(&le, p + j * 8, 8);
+	return BfGet64(le);
+}
+
+static pg_attribute_always_inline void
+FpStore(uint8 *p, uint64 j, uint64 x)
+{
+	uint64		le = BfPut64(x);
+
+	memcpy(p + j * 8, &le, 8);
+}
+
+/* The w bits (1 .. 64) at bit offset off of a payload in memory */
+static inline uint64
+FpGetRaw(const uint8 *p, uint64 off, uint32 w)
+{
+	uint32		s = (uint32) (off & 63);
+	uint64		x = FpLoad(p, off >> 6) >> s;
+
+	if (s != 0 && s + w > 64)
+		x |= FpLoad(p, (off >> 6) + 1) << (64 - s);
+	return FpLow(x, w);
+}
+
+/*
+ * Set the w bits (1 .. 64) at bit offset off of payload p to x (below 2^w),
+ * the other bits of the words unchanged
+ */
+static inline void
+FpSetRaw(uint8 *p, uint64 off, uint32 w, uint64 x)
+{
+	uint64		j = off >> 6;
+	uint32		s = (uint32) (off & 63);
+	uint64		mask = w >= 64 ? PG_UINT64_MAX : (UINT64CONST(1) << w) - 1;
+
+	FpStore(p, j, (FpLoad(p, j) & ~(mask << s)) | (x << s));
+	if (s != 0 && s + w > 64)
+		FpStore(p, j + 1, (FpLoad(p, j + 1) & ~(mask >> (64 - s))) | (x >> (64 - s)));
+}
+
+/*
+ * Move nbits of payload p from bit soff up to bit doff (> soff), like
+ * memmove: from the top down, a whole word at a time between the partial
+ * words at either end; the bits outside the destination are left as they
+ * are
+ */
+static void
+FpMoveBitsUp(uint8 *p, uint64 doff, uint64 soff, uint64 nbits)
+{
+	uint64		delta = doff - soff,
+				d;
+	uint32		w = (uint32) ((doff + nbits) & 63);
+
+	Assert(doff > soff);
+	if (nbits == 0)
+		return;
+	if (w > 0)
+	{
+		/* the top partial word */
+		w = (uint32) Min(w, nbits);
+		nbits -= w;
+		FpSetRaw(p, doff + nbits, w, FpGetRaw(p, soff + nbits, w));
+	}
+	/*
+	 * doff + nbits is now whole words, each made of the source words js and
+	 * js + 1 (js + 1 the one of the word above), read before they are
+	 * overwritten
+	 */
+	d = (doff + nbits) >> 6;
+	if (nbits >= 64)
+	{
+		uint64		nw = nbits / 64,
+					js = (d * 64 - delta) >> 6;
+		uint32		sh = (uint32) ((d * 64 - delta) & 63);
+
+		if (sh == 0)
+			memmove(p + (d - nw) * 8, p + (js - nw) * 8, nw * 8);
+		else
+		{
+			uint64		above = FpLoad(p, js),
+						q;
+
+			for (q = 0; q < nw; q++)
+			{
+				uint64		below;
+
+				js--;
+				d--;
+				below = FpLoad(p, js);
+				FpStore(p, d, (below >> sh) | (above << (64 - sh)));
+				above = below;
+			}
+		}
+		nbits -= nw * 64;
+	}
+	if (nbits > 0)
+		FpSetRaw(p, doff, (uint32) nbits, FpGetRaw(p, soff, (uint32) nbits));
+}
+
+/*
+ * Insert the na values of a (ascending, none in the level) into level L0,
+ * the last level of payload p, making it level L, when both have the same
+ * buckets (hb): the unary vector and the low parts move up past each new
+ * bit, from the top down, and the directory entries after a new value's
+ * bucket count it; the same bits as FpEncodeLevel, in the time of moving
+ * what follows the first new value.  p is whole words up to L->end (the
+ * words after L0->end zero).  False (p untouched) when a value is in the
+ * level already.
+ */
+static bool
+FpInsertLevel(uint8 *p, const FpLevel *L0, const FpLevel *L, const uint64 *a, uint64 na)
+{
+	FpReader	r;
+	uint64	   *upos = palloc((na + 1) * sizeof(uint64)),
+			   *idx = palloc((na + 1) * sizeof(uint64));
+	uint64		k,
+				t;
+
+	Assert(L->off == L0->off && L->hb == L0->hb && L->lw == L0->lw && L->n == L0->n + na);
+	FpReaderInit(&r, p, NULL, 0, BloomPayloadSize(L0->end) / 8);
+	for (k = 0; k < na; k++)
+		if (!FpFindSlot(&r, L0, a[k], &upos[k], &idx[k]))
+		{
+			pfree(upos);
+			pfree(idx);
+			return false;
+		}
+	upos[na] = L0->hilen;
+	idx[na] = L0->n;
+
+	/*
+	 * From the top: the low parts from old value idx[k - 1] to idx[k] move
+	 * up by the na new unary bits and k new low parts, new value k - 1
+	 * below them; then the unary vector, old bits upos[k - 1] to upos[k] up
+	 * by k, the new 1 below them
+	 */
+	for (k = na; k > 0; k--)
+	{
+		FpMoveBitsUp(p, L->looff + (idx[k - 1] + k) * L->lw, L0->looff + idx[k - 1] * L0->lw,
+					 (idx[k] - idx[k - 1]) * L0->lw);
+		FpSetRaw(p, L->looff + (idx[k - 1] + k - 1) * L->lw, L->lw, FpLow(a[k - 1], L->lw));
+	}
+	FpMoveBitsUp(p, L->looff, L0->looff, idx[0] * L0->lw);
+	for (k = na; k > 0; k--)
+	{
+		FpMoveBitsUp(p, L->hioff + upos[k - 1] + k, L0->hioff + upos[k - 1], upos[k] - upos[k - 1]);
+		FpSetRaw(p, L->hioff + upos[k - 1] + k - 1, 1, 1);
+	}
+	if (L->end % 64)
+		FpSetRaw(p, L->end, 64 - (uint32) (L->end % 64), 0);
+	/* entry t counts the values in the buckets below 128 t */
+	k = 0;
+	for (t = 1; t <= L->ndir; t++)
+	{
+		uint64		e;
+
+		while (k < na && (L->lw >= 64 ? 0 : a[k] >> L->lw) < t * BLOOM_SS_FP_DIR)
+			k++;
+		if (k == 0)
+			continue;
+		e = FpGetRaw(p, L->off + 32 * (t - 1), 32);
+		FpSetRaw(p, L->off + 32 * (t - 1), 32, e + k);
+	}
+	pfree(upos);
+	pfree(idx);
+	return true;
+}
+
 /* A reader of a fingerprint member in memory, and its levels */
 static int
 FpOpen(const BloomMember *mb, FpReader *r, FpLevel *lv)
@@ -1352,6 +1555,21 @@ FpPendingAdd(FpPending *p, int g, uint64 f)
 	}
 	FpPendingSetPut(p, g, f);
 	p->used++;
+}
+
+static void
+FpPendingFree(FpPending *p)
+{
+	int			g;
+
+	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS; g++)
+		if (p->fp[g])
+			pfree(p->fp[g]);
+	if (p->key)
+	{
+		pfree(p->key);
+		pfree(p->lvl);
+	}
 }
 
 /*
@@ -1481,11 +1699,47 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 	 */
 	nl = FpGeometry(count, c, lv);
 	bits = lv[nl - 1].end;
+
 	size = BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + BloomPayloadSize(bits);
 	for (j = 0; j < n; j++)
 		if (j != t)
 			size += BloomSsMemberSize(pieces[j]);
 	BfCheckSize("bloom", (double) size);
+
+	/*
+	 * A few values into the last level, whose buckets stay the same (most
+	 * single adds): inserted into its bits, in v itself (a copy this call
+	 * may modify) or, when the payload needs another word, in a copy one
+	 * word longer, instead of re-encoding the level
+	 */
+	if (n0 > 0 && nl == nl0 && lv[nl - 1].hb == lv0[nl - 1].hb &&
+		pend.n[nl - 1] <= BLOOM_SS_FP_INSERT_MAX && pend.n[nl - 1] * 64 <= lv0[nl - 1].n)
+	{
+		Size		before = (const char *) pieces[t]->payload + BloomPayloadSize(BfGet64(pieces[t]->m)) -
+			(const char *) ss,	/* the bytes up to member t's end */
+					grow = size - VARSIZE(ss);
+
+		if (pend.n[nl - 1] > 1)
+			BloomSsSortHashes(pend.fp[nl - 1], pend.n[nl - 1]);
+		if (grow == 0)
+			out = ss;
+		else
+		{
+			out = palloc_extended(size, MCXT_ALLOC_HUGE);
+			memcpy(out, ss, before);
+			memset((char *) out + before, 0, grow);
+			memcpy((char *) out + before + grow, (const char *) ss + before, VARSIZE(ss) - before);
+			SET_VARSIZE(out, size);
+		}
+		mb = (BloomMember *) ((char *) out + ((const char *) pieces[t] - (const char *) ss));
+		if (!FpInsertLevel(mb->payload, &lv0[nl - 1], &lv[nl - 1], pend.fp[nl - 1], pend.n[nl - 1]))
+			elog(ERROR, "fingerprint level holds a value being added");
+		mb->m = BfPut64(bits);
+		mb->count = BfPut64(count);
+		pfree(pieces);
+		FpPendingFree(&pend);
+		return (struct varlena *) out;
+	}
 	out = palloc_extended(size, MCXT_ALLOC_HUGE);
 	memcpy(out, ss, BLOOM_SS_HDRSZ);
 	SET_VARSIZE(out, size);
@@ -1516,7 +1770,8 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 	if (n0 > 0)
 	{
 		const FpLevel *L0 = &lv0[nl0 - 1];
-		uint64		keep = L0->off; /* bits of the levels before the last */
+		bool		whole = pend.n[nl0 - 1] == 0;	/* nothing new in the last level */
+		uint64		keep = whole ? L0->end : L0->off;	/* bits copied as they are */
 		FpCursor	cur;
 
 		memcpy(mb->payload, pieces[t]->payload, (keep / 64) * 8);
@@ -1525,10 +1780,13 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 					  FpBits(&r0, keep & ~UINT64CONST(63), (uint32) (keep % 64)));
 		g = nl0 - 1;
 		Assert(lv[g].n == L0->n + pend.n[g]);
-		if (pend.n[g] > 1)
-			BloomSsSortHashes(pend.fp[g], pend.n[g]);
-		FpCursorInit(&cur, &r0, L0);
-		FpEncodeLevel(mb->payload, &lv[g], &cur, pend.fp[g], pend.n[g]);
+		if (!whole)
+		{
+			if (pend.n[g] > 1)
+				BloomSsSortHashes(pend.fp[g], pend.n[g]);
+			FpCursorInit(&cur, &r0, L0);
+			FpEncodeLevel(mb->payload, &lv[g], &cur, pend.fp[g], pend.n[g]);
+		}
 		g++;
 	}
 	for (; g < nl; g++)
@@ -1539,14 +1797,7 @@ BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh)
 		FpEncodeLevel(mb->payload, &lv[g], NULL, pend.fp[g], pend.n[g]);
 	}
 	pfree(pieces);
-	for (g = 0; g < BLOOM_SS_FP_MAX_LEVELS; g++)
-		if (pend.fp[g])
-			pfree(pend.fp[g]);
-	if (pend.key)
-	{
-		pfree(pend.key);
-		pfree(pend.lvl);
-	}
+	FpPendingFree(&pend);
 	return (struct varlena *) out;
 }
 
