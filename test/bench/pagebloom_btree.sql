@@ -202,43 +202,28 @@ DO $do$
 DECLARE
 	t text;
 	opts text;
+	q record;
 BEGIN
 	FOREACH t IN ARRAY ARRAY['pbb_bt', 'pbb_gin', 'pbb_bl', 'pbb_pb'] LOOP
 		opts := 'SET plan_cache_mode = force_generic_plan' ||
 			CASE WHEN t = 'pbb_bt' THEN '' ELSE ' SET enable_seqscan = off' END;
-		EXECUTE format($f$
-			CREATE OR REPLACE FUNCTION %1$s_q1(keys int[], n int) RETURNS bigint LANGUAGE plpgsql %2$s AS $b$
-			DECLARE v int; c bigint; tot bigint := 0;
-			BEGIN
-				FOREACH v IN ARRAY keys[1:n] LOOP
-					PERFORM * FROM %1$I WHERE i4 = v;
-					GET DIAGNOSTICS c = ROW_COUNT;
-					tot := tot + c;
-				END LOOP;
-				RETURN tot;
-			END $b$$f$, t, opts);
-		EXECUTE format($f$
-			CREATE OR REPLACE FUNCTION %1$s_q2(lists int[], n int) RETURNS bigint LANGUAGE plpgsql %2$s AS $b$
-			DECLARE v int[]; c bigint; tot bigint := 0;
-			BEGIN
-				FOREACH v SLICE 1 IN ARRAY lists[1:n] LOOP
-					PERFORM * FROM %1$I WHERE i3 = ANY(v);
-					GET DIAGNOSTICS c = ROW_COUNT;
-					tot := tot + c;
-				END LOOP;
-				RETURN tot;
-			END $b$$f$, t, opts);
-		EXECUTE format($f$
-			CREATE OR REPLACE FUNCTION %1$s_q3(pairs int[], n int) RETURNS bigint LANGUAGE plpgsql %2$s AS $b$
-			DECLARE v int[]; c bigint; tot bigint := 0;
-			BEGIN
-				FOREACH v SLICE 1 IN ARRAY pairs[1:n] LOOP
-					PERFORM * FROM %1$I WHERE i2 = v[1] AND i5 = v[2];
-					GET DIAGNOSTICS c = ROW_COUNT;
-					tot := tot + c;
-				END LOOP;
-				RETURN tot;
-			END $b$$f$, t, opts);
+		-- suffix, argument, loop variable type, FOREACH slice, predicate
+		FOR q IN SELECT * FROM (VALUES
+				('q1', 'keys', 'int', '', 'i4 = v'),
+				('q2', 'lists', 'int[]', 'SLICE 1', 'i3 = ANY(v)'),
+				('q3', 'pairs', 'int[]', 'SLICE 1', 'i2 = v[1] AND i5 = v[2]')) v(sfx, arg, vtype, slice, pred) LOOP
+			EXECUTE format($f$
+				CREATE OR REPLACE FUNCTION %1$s_%3$s(%4$s int[], n int) RETURNS bigint LANGUAGE plpgsql %2$s AS $b$
+				DECLARE v %5$s; c bigint; tot bigint := 0;
+				BEGIN
+					FOREACH v %6$s IN ARRAY %4$s[1:n] LOOP
+						PERFORM * FROM %1$I WHERE %7$s;
+						GET DIAGNOSTICS c = ROW_COUNT;
+						tot := tot + c;
+					END LOOP;
+					RETURN tot;
+				END $b$$f$, t, opts, q.sfx, q.arg, q.vtype, q.slice, q.pred);
+		END LOOP;
 	END LOOP;
 END $do$;
 
