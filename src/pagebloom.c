@@ -36,7 +36,7 @@
 PG_FUNCTION_INFO_V1(pagebloom_handler);
 
 static relopt_kind pb_relopt_kind;
-static relopt_parse_elt pb_relopt_tab[5];
+static relopt_parse_elt pb_relopt_tab[6];
 
 /* Check a column_fpr list when it is set */
 static void
@@ -55,8 +55,8 @@ PageBloomInit(void)
 	pb_relopt_kind = add_reloption_kind();
 
 	add_int_reloption(pb_relopt_kind, "pages_per_range",
-					  "Number of heap pages summarized by one signature",
-					  PB_DEFAULT_PAGES_PER_RANGE, 1, PB_MAX_PAGES_PER_RANGE,
+					  "Number of heap pages summarized by one signature; 0 chooses it (as many as one row map page covers)",
+					  0, 0, PB_MAX_PAGES_PER_RANGE,
 					  ShareUpdateExclusiveLock);
 	pb_relopt_tab[0].optname = "pages_per_range";
 	pb_relopt_tab[0].opttype = RELOPT_TYPE_INT;
@@ -86,12 +86,19 @@ PageBloomInit(void)
 	pb_relopt_tab[3].offset = offsetof(PageBloomOptions, columnFprOffset);
 
 	add_int_reloption(pb_relopt_kind, "block_bits",
-					  "Bits per signature block: 63, 127 or 255; 0 chooses from the table's size",
+					  "Bits per signature block: 63, 127, 255, 510 or 1020; 0 chooses from the table's size",
 					  0, 0, PB_MAX_BLOCK_BITS,
 					  ShareUpdateExclusiveLock);
 	pb_relopt_tab[4].optname = "block_bits";
 	pb_relopt_tab[4].opttype = RELOPT_TYPE_INT;
 	pb_relopt_tab[4].offset = offsetof(PageBloomOptions, blockBits);
+
+	add_bool_reloption(pb_relopt_kind, "row_map",
+					   "Keep a fingerprint of every row, so that a probe rechecks only matching rows",
+					   true, ShareUpdateExclusiveLock);
+	pb_relopt_tab[5].optname = "row_map";
+	pb_relopt_tab[5].opttype = RELOPT_TYPE_BOOL;
+	pb_relopt_tab[5].offset = offsetof(PageBloomOptions, rowMap);
 }
 
 /* Parse and validate reloptions */
@@ -114,7 +121,7 @@ pboptions(Datum reloptions, bool validate)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value %d for option \"block_bits\"", opts->blockBits),
-				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127 and 255.")));
+				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127, 255, 510 and 1020.")));
 	return (bytea *) opts;
 }
 

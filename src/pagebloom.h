@@ -6,8 +6,11 @@
  *
  * Index layout
  *		block 0			metapage (PageBloomMetaPageData)
- *		block 1 + s * nblocks + b
+ *		block 1 + s * segpages + b
  *						slice page of segment s, signature block b
+ *		block 1 + s * segpages + nblocks + g * ncols + c
+ *						row map page of segment s, range group g, column c
+ *		(segpages = nblocks + mapgroups * ncols: PbSegmentPages)
  *
  * A range's signature has nblocks * blockBits bits, cut into nblocks
  * blocks of blockBits bits.  A key (column c, value v) hashes to one
@@ -17,6 +20,15 @@
  * ranges of "bit j of block b is set".  A probe for one key reads one page
  * per segment and ANDs k rows of rowWords words; an insert touches one
  * page per indexed column.
+ *
+ * The row map (meta->rowSlots > 0, from version 3): for every heap page, a
+ * 16-bit fingerprint of each column's key for each of the line pointers
+ * 1 .. rowSlots, kept per column on row map pages that each cover
+ * PbMapRangesPerPage consecutive ranges.  A probe reads the row map page of
+ * each candidate range for one of its keys and adds only the line pointers
+ * whose fingerprint matches, as exact TIDs (to recheck), instead of whole
+ * heap pages; rows past rowSlots set the heap page's overflow bit and make
+ * it a lossy page.  An insert writes one row map page per column.
  */
 #ifndef PAGEBLOOM_H
 #define PAGEBLOOM_H
@@ -36,7 +48,8 @@
 #include "utils/relcache.h"
 
 #define PB_MAGIC			0x50424C4DU /* "PBLM" */
-#define PB_VERSION			2
+#define PB_VERSION			3
+#define PB_MIN_VERSION		2	/* version 2: no row map */
 #define PB_METAPAGE_BLKNO	0
 
 /* Special space of every page */
@@ -51,6 +64,7 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 
 #define PB_META		0x0001
 #define PB_SLICE	0x0002
+#define PB_MAP		0x0004
 
 #define PageBloomPageGetOpaque(page) \
 	((PageBloomPageOpaque) PageGetSpecialPointer(page))
@@ -61,13 +75,15 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 	  MAXALIGN(sizeof(PageBloomPageOpaqueData))) / sizeof(uint64))
 /*
  * Words per row: a row is a bitmap over the ranges of one segment.  The build
- * chooses 4, 8 or 16 (meta->rowWords, PbComputeParams): fewer words give
- * more rows per page, i.e. larger blocks (255, 127 or 63 bits: a lower
- * false-positive rate for the same bits per key), and fewer ranges per
- * segment (256, 512 or 1024: more pages read per probe).
+ * chooses 1, 2, 4, 8 or 16 (meta->rowWords, PbComputeParams): fewer words
+ * give more rows per page, i.e. larger blocks (1020, 510, 255, 127 or 63
+ * bits: a lower false-positive rate for the same bits per key), and fewer
+ * ranges per segment (64, 128, 256, 512 or 1024: more pages read per probe,
+ * less room left empty in the last segment).
  */
-#define PB_MIN_ROW_WORDS		4
+#define PB_MIN_ROW_WORDS		1
 #define PB_MAX_ROW_WORDS		16
+#define PB_DEFAULT_ROW_WORDS	4
 #define PB_MAX_RANGES_PER_SEGMENT	(PB_MAX_ROW_WORDS * 64)
 /* rows per slice page = bits per signature block, for a row width */
 #define PB_BLOCK_BITS_FOR(rowwords)	((int) (PB_PAGE_WORDS / (rowwords)))
@@ -77,6 +93,18 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 
 #define PageBloomPageGetWords(page) \
 	((uint64 *) PageGetContents(page))
+
+/*
+ * Row map pages: PB_MAP_OVERFLOW_WORDS words of overflow bits (one per heap
+ * page the page covers: at most PB_MAP_MAX_HEAP_PAGES), then PB_MAP_SLOTS
+ * 16-bit fingerprints, 0 meaning "no row indexed there".
+ */
+#define PB_MAP_OVERFLOW_WORDS	8
+#define PB_MAP_MAX_HEAP_PAGES	(PB_MAP_OVERFLOW_WORDS * 64)
+#define PB_MAP_SLOTS			((int) ((PB_PAGE_WORDS - PB_MAP_OVERFLOW_WORDS) * 4))
+#define PbMapGetOverflow(page)	PageBloomPageGetWords(page)
+#define PbMapGetSlots(page) \
+	((uint16 *) (PageBloomPageGetWords(page) + PB_MAP_OVERFLOW_WORDS))
 
 /* Limits */
 /*
@@ -89,7 +117,7 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 #define PB_MAX_PAGES_PER_RANGE	131072
 
 /* Reloption defaults (doc/design.md says how they were chosen) */
-#define PB_DEFAULT_PAGES_PER_RANGE	1
+#define PB_DEFAULT_PAGES_PER_RANGE	1	/* without a row map */
 /*
  * fpr: 0 (the default) derives the rate from the table: about one false range
  * per one-column probe, at most PB_DEFAULT_FPR, with at most
@@ -102,6 +130,11 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 #define PB_COST_SLICE_READ			0.5
 #define PB_COST_HEAP_PAGE			1.0
 #define PB_COST_HEAP_ROW			0.06
+#define PB_COST_MAP_SCAN			0.3
+/* the cost model's price of one bit per key of index size */
+#define PB_COST_BIT_PER_KEY		0.5
+/* default rate with a row map: about this many false ranges per probe */
+#define PB_MAP_FALSE_RANGES			2.0
 /* VACUUM re-summarizes a mostly-emptied range when this much of it is stale */
 #define PB_VACUUM_MIN_STALE			0.25
 
@@ -122,7 +155,8 @@ typedef struct PageBloomMetaPageData
 								 * load */
 	float8		rowsPerRange;	/* design load: rows per range */
 	uint32		signatureBitsOption;	/* reloption, 0 = computed */
-	uint32		unused;
+	uint32		rowSlots;		/* row map: line pointers per heap page, 0 =
+								 * no row map (always 0 in version 2) */
 	uint8		kcol[INDEX_MAX_KEYS];	/* bits per key of each column; k is
 										 * their maximum */
 	float4		designFprCol[INDEX_MAX_KEYS];	/* design FPR of each column;
@@ -140,7 +174,8 @@ typedef struct PageBloomOptions
 	double		fpr;
 	int			signatureBits;
 	int			columnFprOffset;	/* string: per-column fpr list, 0 = none */
-	int			blockBits;		/* 63, 127, 255, or 0 = chosen */
+	int			blockBits;		/* 63 .. 1020, or 0 = chosen */
+	bool		rowMap;			/* keep a row map (default on) */
 } PageBloomOptions;
 
 /*
@@ -151,7 +186,7 @@ typedef struct PageBloomState
 {
 	PageBloomMetaPageData meta;
 	int			natts;
-	uint32		knownSegments;	/* segments known to exist on disk */
+	BlockNumber knownBlocks;	/* index blocks known to exist on disk */
 	BfHasher	hashers[INDEX_MAX_KEYS];
 } PageBloomState;
 
@@ -204,20 +239,97 @@ extern double PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits,
 extern int	PbParseColumnFpr(const char *str, double *fprs, bool report);
 extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
 extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
+extern void PbInitSegmentPage(Page page, const PageBloomMetaPageData *meta,
+							  BlockNumber blkno);
+extern void PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
+						const uint64 *hashes);
 extern void PbCheckMetaPage(Relation index, Page page);
 extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
-extern uint32 PbChooseRowWords(double nranges, double nvalues, double rows);
-extern void PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment);
+extern uint32 PbChooseRowWords(double nranges, double nvalues, double falseCost,
+							   double target, bool rowmap);
+extern double PbFalseRangeCost(bool rowmap, double ppr, double rows);
+extern BlockNumber PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range);
+extern void PbEnsureRange(Relation index, PageBloomState *state, uint64 range);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes);
 extern void PbHashTuple(PageBloomState *state, Datum *values, bool *isnull,
 						uint64 *hashes);
 
+/* Ranges per segment of an index */
+static inline uint32
+PbRangesPerSegment(const PageBloomMetaPageData *meta)
+{
+	return meta->rowWords * 64;
+}
+
+/* Consecutive ranges whose row map (of one column) is on one page */
+static inline uint32
+PbMapRangesPerPage(const PageBloomMetaPageData *meta)
+{
+	uint32		n;
+
+	if (meta->rowSlots == 0)
+		return 1;
+	n = (uint32) PB_MAP_SLOTS / (meta->pagesPerRange * meta->rowSlots);
+	n = Min(n, PB_MAP_MAX_HEAP_PAGES / meta->pagesPerRange);
+	n = Min(n, PbRangesPerSegment(meta));
+	return Max(n, 1);
+}
+
+/* Row map pages per column and segment */
+static inline uint32
+PbMapGroups(const PageBloomMetaPageData *meta)
+{
+	uint32		rpm = PbMapRangesPerPage(meta);
+
+	if (meta->rowSlots == 0)
+		return 0;
+	return (PbRangesPerSegment(meta) + rpm - 1) / rpm;
+}
+
+/* Pages of one segment: slice pages, then row map pages */
+static inline uint32
+PbSegmentPages(const PageBloomMetaPageData *meta)
+{
+	return meta->nblocks + PbMapGroups(meta) * meta->ncols;
+}
+
 /* The block number of the slice page of a segment and signature block */
 static inline BlockNumber
 PbSliceBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 block)
 {
-	return (BlockNumber) (1 + (uint64) segment * meta->nblocks + block);
+	return (BlockNumber) (1 + (uint64) segment * PbSegmentPages(meta) + block);
+}
+
+/* The block number of the row map page of a range (bit of a segment) and column */
+static inline BlockNumber
+PbMapBlkno(const PageBloomMetaPageData *meta, uint32 segment, uint32 rangebit,
+		   int attno)
+{
+	return (BlockNumber) (1 + (uint64) segment * PbSegmentPages(meta) + meta->nblocks +
+						  (rangebit / PbMapRangesPerPage(meta)) * meta->ncols + attno);
+}
+
+/*
+ * The place of heap block blkno on its row map page: the heap page's number
+ * among those the page covers (its overflow bit); its first slot is that
+ * times rowSlots
+ */
+static inline uint32
+PbMapHeapIndex(const PageBloomMetaPageData *meta, BlockNumber blkno)
+{
+	uint64		range = blkno / meta->pagesPerRange;
+
+	return (uint32) ((range % PbRangesPerSegment(meta)) % PbMapRangesPerPage(meta)) *
+		meta->pagesPerRange + blkno % meta->pagesPerRange;
+}
+
+/* The 16-bit row map fingerprint of a key: 1 .. 65535 (0 is an empty slot) */
+#define PB_FP_SALT		UINT64CONST(0xb7e151628aed2a6b)
+static inline uint16
+PbRowFingerprint(uint64 h)
+{
+	return (uint16) (1 + BfMix64(h ^ PB_FP_SALT) % 65535);
 }
 
 /*
@@ -296,13 +408,6 @@ PbRowWordsForBlockBits(int blockbits)
 		if (PB_BLOCK_BITS_FOR(rw) == blockbits)
 			return rw;
 	return 0;
-}
-
-/* Ranges per segment of an index */
-static inline uint32
-PbRangesPerSegment(const PageBloomMetaPageData *meta)
-{
-	return meta->rowWords * 64;
 }
 
 /*

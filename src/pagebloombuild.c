@@ -12,7 +12,9 @@
  * current segment (nblocks pages of bits).  When the scan moves to the
  * next segment the copy is written out as new pages, each WAL-logged as a
  * full image through generic WAL, so the build is crash-safe and replicated
- * like any later change.  Memory is one segment: nblocks * 8 kB.  A tuple
+ * like any later change; the segment's row map pages (fingerprints of each
+ * tuple's keys at its line pointer) are filled in memory beside the slice
+ * pages and written after them.  Memory is one segment: its pages * 8 kB.  A tuple
  * that comes back to an earlier segment (never seen in a plain heap scan,
  * handled anyway) is set directly in the written pages.
  *
@@ -41,6 +43,8 @@ typedef struct PbBuildState
 {
 	PageBloomState *state;
 	uint64	   *segbits;		/* nblocks pages of PB_PAGE_WORDS words */
+	uint64	   *segmap;			/* the segment's row map pages, as many
+								 * words each */
 	bool		havesegment;	/* segbits holds segment cursegment */
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
@@ -51,6 +55,7 @@ typedef struct PbBuildState
 	int			maskwords;		/* words of a row mask: blockBits / 64 up */
 	bool		havebatch;
 	uint32		curbatch;
+	uint64		maxrange;		/* the last range seen */
 	double		indtuples;
 } PbBuildState;
 
@@ -119,32 +124,40 @@ PbFlushBatch(PbBuildState *bs)
 	bs->havebatch = false;
 }
 
-/* Append one slice page with the given bits, WAL-logged as a full image */
+/*
+ * Append page pos of a segment (a slice page, or a row map page past the
+ * nblocks slice pages) with the given contents, WAL-logged as a full image
+ */
 static void
-PbWriteSlicePage(Relation index, const PageBloomMetaPageData *meta,
-				 uint32 segment, uint32 block, const uint64 *words)
+PbWriteSegmentPage(Relation index, const PageBloomMetaPageData *meta,
+				   uint32 segment, uint32 pos, const uint64 *words)
 {
 	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+	BlockNumber expect = PbSliceBlkno(meta, segment, 0) + pos;
 	GenericXLogState *gx;
 	Page		page;
 
-	if (BufferGetBlockNumber(buf) != PbSliceBlkno(meta, segment, block))
+	if (BufferGetBlockNumber(buf) != expect)
 		elog(ERROR, "pagebloom index \"%s\": unexpected block %u while building, expected %u",
-			 RelationGetRelationName(index), BufferGetBlockNumber(buf),
-			 PbSliceBlkno(meta, segment, block));
+			 RelationGetRelationName(index), BufferGetBlockNumber(buf), expect);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	gx = GenericXLogStart(index);
 	page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
-	PbInitSlicePage(page, segment, block);
+	PbInitSegmentPage(page, meta, expect);
 	if (words)
 		memcpy(PageBloomPageGetWords(page), words, PB_PAGE_WORDS * sizeof(uint64));
 	GenericXLogFinish(gx);
 	UnlockReleaseBuffer(buf);
 }
 
-/* Write the segments before 'upto': the buffered one, and empty ones */
+/*
+ * Write the segments before 'upto': the buffered one, and empty ones.  With
+ * last, the last of them is the index's last segment, whose row map pages
+ * are written only up to the group of the last range the scan saw
+ * (PbBlocksForRange).
+ */
 static void
-PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto)
+PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto, bool last)
 {
 	const PageBloomMetaPageData *meta = &bs->state->meta;
 	uint32		s;
@@ -153,14 +166,46 @@ PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto)
 	for (s = bs->nextsegment; s < upto; s++)
 	{
 		bool		buffered = bs->havesegment && s == bs->cursegment;
+		uint32		nmap = PbSegmentPages(meta) - meta->nblocks;
+
+		if (last && s == upto - 1 && meta->rowSlots > 0)
+			nmap = PbBlocksForRange(meta, bs->maxrange) -
+				PbSliceBlkno(meta, s, meta->nblocks);
 
 		for (b = 0; b < meta->nblocks; b++)
-			PbWriteSlicePage(index, meta, s, b,
-							 buffered ? bs->segbits + (Size) b * PB_PAGE_WORDS : NULL);
+			PbWriteSegmentPage(index, meta, s, b,
+							   buffered ? bs->segbits + (Size) b * PB_PAGE_WORDS : NULL);
+		for (b = 0; b < nmap; b++)
+			PbWriteSegmentPage(index, meta, s, meta->nblocks + b,
+							   buffered ? bs->segmap + (Size) b * PB_PAGE_WORDS : NULL);
 		CHECK_FOR_INTERRUPTS();
 	}
 	if (upto > bs->nextsegment)
 		bs->nextsegment = upto;
+}
+
+/* Set the row map entries of one tuple of the buffered segment */
+static void
+PbBuildSetRowMap(PbBuildState *bs, ItemPointer tid, const uint64 *hashes)
+{
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	BlockNumber heapblk = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	uint32		rangebit = (heapblk / meta->pagesPerRange) % PbRangesPerSegment(meta);
+	uint32		hidx = PbMapHeapIndex(meta, heapblk);
+	uint32		group = rangebit / PbMapRangesPerPage(meta);
+	uint32		c;
+
+	for (c = 0; c < meta->ncols; c++)
+	{
+		uint64	   *words = bs->segmap + (Size) (group * meta->ncols + c) * PB_PAGE_WORDS;
+
+		if (off > meta->rowSlots)
+			words[hidx / 64] |= UINT64CONST(1) << (hidx % 64);
+		else
+			((uint16 *) (words + PB_MAP_OVERFLOW_WORDS))[hidx * meta->rowSlots + off - 1] =
+				PbRowFingerprint(hashes[c]);
+	}
 }
 
 /* Per-tuple callback of the heap scan */
@@ -182,8 +227,10 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 	if (segment < bs->nextsegment)
 	{
 		/* an earlier segment, already written: set the bits in place */
-		PbEnsureSegment(index, state, segment);
+		PbEnsureRange(index, state, range);
 		PbSetKeys(index, state, segment, rangebit, hashes, state->natts);
+		if (meta->rowSlots > 0)
+			PbSetRowMap(index, state, tid, hashes);
 	}
 	else
 	{
@@ -192,13 +239,17 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 		if (!bs->havesegment || segment != bs->cursegment)
 		{
 			/* write what we have and the empty segments before this one */
-			PbFlushSegments(index, bs, segment);
+			PbFlushSegments(index, bs, segment, false);
 			memset(bs->segbits, 0, (Size) meta->nblocks * PB_PAGE_WORDS * sizeof(uint64));
+			if (bs->segmap)
+				memset(bs->segmap, 0, (Size) (PbSegmentPages(meta) - meta->nblocks) *
+					   PB_PAGE_WORDS * sizeof(uint64));
 			bs->cursegment = segment;
 			bs->havesegment = true;
 		}
 		bs->curbatch = range / 64;
 		bs->havebatch = true;
+		bs->maxrange = Max(bs->maxrange, range);
 		for (i = 0; i < state->natts; i++)
 		{
 			uint64		mask[PB_MASK_WORDS];
@@ -210,6 +261,8 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 			for (q = 0; q < bs->maskwords; q++)
 				sig[q * 64] |= mask[q];
 		}
+		if (meta->rowSlots > 0)
+			PbBuildSetRowMap(bs, tid, hashes);
 	}
 
 	bs->indtuples += 1;
@@ -258,6 +311,10 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	bs.state = PbGetState(index);
 	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
 								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	if (meta.rowSlots > 0)
+		bs.segmap = palloc_extended((Size) (PbSegmentPages(&meta) - meta.nblocks) *
+									PB_PAGE_WORDS * sizeof(uint64),
+									MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bs.maskwords = (int) (meta.blockBits + 63) / 64;
 	bs.batchsig = palloc0(sizeof(uint64) * 64 * bs.maskwords * meta.nblocks);
 
@@ -266,10 +323,12 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 									   PbBuildCallback, &bs, NULL);
 	PbFlushBatch(&bs);
 	if (bs.havesegment)
-		PbFlushSegments(index, &bs, bs.cursegment + 1);
-	bs.state->knownSegments = bs.nextsegment;
+		PbFlushSegments(index, &bs, bs.cursegment + 1, true);
+	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.segbits);
+	if (bs.segmap)
+		pfree(bs.segmap);
 	pfree(bs.batchsig);
 
 	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));

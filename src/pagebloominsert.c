@@ -6,11 +6,12 @@
  * once, before the inserting transaction can commit, so a scan whose snapshot
  * sees the tuple also sees its bits: no false negative, no pending list.  The
  * range's segment is created first if the table grew past the index
- * (PbEnsureSegment, under the relation extension lock).  Then one page per
+ * (PbEnsureRange, under the relation extension lock).  Then one page per
  * column key is updated, pages locked in block order, up to four per generic
  * WAL record (PbSetKeys); a page that already has all the bits is only read.
  * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
- * each other.  The insert holds its segment's lock in shared mode, which only
+ * each other.  With a row map, the tuple's fingerprints then go into the row
+ * map page of each column (PbSetRowMap).  The insert holds its segment's lock in shared mode, which only
  * a re-summarization of that segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert: the new version is on the
  * same page (same range) with the same indexed values.
  */
@@ -34,10 +35,12 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	uint64		hashes[INDEX_MAX_KEYS];
 
 	PbHashTuple(state, values, isnull, hashes);
-	PbEnsureSegment(index, state, segment);
+	PbEnsureRange(index, state, range);
 	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);
 	PbSetKeys(index, state, segment, range % PbRangesPerSegment(meta),
 			  hashes, state->natts);
+	if (meta->rowSlots > 0)
+		PbSetRowMap(index, state, ht_ctid, hashes);
 	PbUnlockSegment(index, segment, PB_SEGLOCK_INSERT);
 	return false;
 }

@@ -15,9 +15,12 @@
  * amgetbitmap walks the segments.  For each segment it keeps a 1024-bit
  * candidate set of ranges, starting full; each key ANDs into it the OR over
  * its values of the AND of the value's k rows in the value's slice page.  A
- * segment whose candidates are all gone stops reading pages.  Every heap page
- * of every surviving range goes into the bitmap as a lossy page; the executor
- * rechecks the rows.  Pages are read one at a time under a share lock; each
+ * segment whose candidates are all gone stops reading pages.  With a row map,
+ * each surviving range's row map page of the first key's column (the key
+ * with the fewest values) is read and the rows whose fingerprint matches one
+ * of that key's values that passed the range go into the bitmap as exact
+ * TIDs (PbAddRangeRows); without one, every heap page of every surviving
+ * range goes in as a lossy page.  Either way the executor rechecks the rows.  Pages are read one at a time under a share lock; each
  * page is either before or after any concurrent change (both are supersets
  * of the tuples the scan may see), and a slice page beyond the end of the
  * index or never initialized has no bits.
@@ -43,6 +46,7 @@ typedef struct PbScanKey
 	uint32	   *blocks;			/* signature block of each hash */
 	uint16	   *rows;			/* PB_MAX_K rows of each hash */
 	uint8	   *nrows;			/* rows of each hash */
+	uint16	   *fps;			/* row map fingerprint of each hash */
 } PbScanKey;
 
 typedef struct PbHasherEntry
@@ -204,8 +208,10 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		key->blocks = MemoryContextAlloc(so->keycxt, sizeof(uint32) * key->nhashes);
 		key->rows = MemoryContextAlloc(so->keycxt, sizeof(uint16) * PB_MAX_K * key->nhashes);
 		key->nrows = MemoryContextAlloc(so->keycxt, sizeof(uint8) * key->nhashes);
+		key->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * key->nhashes);
 		for (j = 0; j < key->nhashes; j++)
 		{
+			key->fps[j] = PbRowFingerprint(key->hashes[j]);
 			key->blocks[j] = PbKeyBlock(&state->meta, key->hashes[j]);
 			key->nrows[j] = (uint8) PbKeyRows(&state->meta, key->attno, key->hashes[j],
 											  key->rows + j * PB_MAX_K);
@@ -226,9 +232,151 @@ PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 	return (int64) (last > first ? last - first : 0);
 }
 
+/* fingerprints tested four slots at a time; more go through a bitmap */
+#define PB_SWAR_MAX_FPS		8
+
 /*
- * amgetbitmap: the heap pages of every range whose signature may hold all the
- * keys, as lossy pages.
+ * The slots in [start, end) of a row map page that hold one of the
+ * fingerprints fps, into out (ascending); returns how many.  Up to
+ * PB_SWAR_MAX_FPS fingerprints, four slots are tested at once (SWAR: a
+ * 16-bit lane of x ^ fp is zero where the slot matches; the test may flag a
+ * lane next to a matching one, so flagged words are checked slot by slot);
+ * more (a long = ANY list) are looked up in a bitmap of all 65536 values.
+ */
+static int
+PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
+			 const uint16 *fps, int nfps, uint32 *out)
+{
+	const uint64 *words = (const uint64 *) slots;
+	const uint64 ones = UINT64CONST(0x0001000100010001);
+	const uint64 highs = UINT64CONST(0x8000800080008000);
+	uint64		pat[PB_SWAR_MAX_FPS];
+	uint32		w;
+	uint32		i;
+	int			n = 0;
+	int			j;
+
+	if (nfps > PB_SWAR_MAX_FPS)
+	{
+		uint64	   *set = palloc0(sizeof(uint64) * (65536 / 64));
+
+		for (j = 0; j < nfps; j++)
+			set[fps[j] / 64] |= UINT64CONST(1) << (fps[j] % 64);
+		for (i = start; i < end; i++)
+			if (slots[i] != 0 && (set[slots[i] / 64] & (UINT64CONST(1) << (slots[i] % 64))))
+				out[n++] = i;
+		pfree(set);
+		return n;
+	}
+
+	for (j = 0; j < nfps; j++)
+		pat[j] = (uint64) fps[j] * ones;
+	for (w = start / 4; w < (end + 3) / 4; w++)
+	{
+		uint64		x = words[w];
+		uint64		hit = 0;
+
+		if (x == 0)
+			continue;			/* four empty slots */
+		for (j = 0; j < nfps; j++)
+		{
+			uint64		y = x ^ pat[j];
+
+			hit |= (y - ones) & ~y & highs;
+		}
+		if (!hit)
+			continue;
+		for (i = w * 4; i < w * 4 + 4; i++)
+		{
+			if (i < start || i >= end || slots[i] == 0)
+				continue;
+			for (j = 0; j < nfps; j++)
+				if (slots[i] == fps[j])
+				{
+					out[n++] = i;
+					break;
+				}
+		}
+	}
+	return n;
+}
+
+/*
+ * Add the rows of one candidate range that the row map says may hold one of
+ * the fingerprints fps (of the first key's column attno): exact TIDs, to be
+ * rechecked; heap pages with rows past the row map's slots, and a range
+ * whose row map page is missing (never in practice), go in whole as lossy
+ * pages.  Returns the number of TIDs added (ten per lossy page).
+ */
+static int64
+PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm,
+			   BlockNumber indexBlocks, uint32 segment, uint32 rangebit,
+			   uint64 range, BlockNumber heapBlocks, int attno,
+			   const uint16 *fps, int nfps)
+{
+	BlockNumber blkno = PbMapBlkno(meta, segment, rangebit, attno);
+	uint64		first = range * meta->pagesPerRange;
+	uint64		last = Min(first + meta->pagesPerRange, (uint64) heapBlocks);
+	uint32		nslots = meta->rowSlots;
+	uint32		hfirst = PbMapHeapIndex(meta, (BlockNumber) first);
+	const uint64 *overflow;
+	uint32		match[PB_MAP_SLOTS];
+	ItemPointerData tids[PB_MAP_SLOTS];
+	int			nmatch;
+	int			n = 0;
+	int64		ntids = 0;
+	uint64		p;
+	int			i;
+	Buffer		buf;
+	Page		page;
+
+	if (last <= first)
+		return 0;
+	if (blkno >= indexBlocks)
+		return PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
+	buf = ReadBuffer(index, blkno);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(buf);
+		return PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
+	}
+	overflow = PbMapGetOverflow(page);
+	/* the range's heap pages have consecutive slots */
+	nmatch = PbMapMatches(PbMapGetSlots(page), hfirst * nslots,
+						  (hfirst + (uint32) (last - first)) * nslots, fps, nfps, match);
+	for (i = 0; i < nmatch; i++)
+	{
+		uint32		hidx = match[i] / nslots;
+
+		if (overflow[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
+			continue;			/* added whole below */
+		/* ItemPointerSet evaluates its pointer more than once */
+		ItemPointerSet(&tids[n], (BlockNumber) (first + (hidx - hfirst)),
+					   (OffsetNumber) (match[i] % nslots + 1));
+		n++;
+	}
+	for (p = first; p < last; p++)
+	{
+		uint32		hidx = hfirst + (uint32) (p - first);
+
+		if (overflow[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
+		{
+			tbm_add_page(tbm, (BlockNumber) p);
+			ntids += 10;
+		}
+	}
+	UnlockReleaseBuffer(buf);
+	if (n > 0)
+		tbm_add_tuples(tbm, tids, n, true);
+	return ntids + n;
+}
+
+/*
+ * amgetbitmap: the rows of every range whose signature may hold all the
+ * keys: with a row map, the rows whose fingerprint matches the first key, as
+ * exact TIDs; without, the range's heap pages as lossy pages.
  */
 int64
 pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
@@ -246,7 +394,10 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	uint64		s;
 	uint32		rps;
 	int			rw;
-	int64		npages = 0;
+	int64		ntids = 0;
+	bool		rowmap = meta->rowSlots > 0;
+	uint64	   *hcand = NULL;
+	uint16	   *fps = NULL;
 
 	pgstat_count_index_scan(index);
 	if (so->nomatch)
@@ -263,14 +414,20 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		uint64		r;
 
 		for (r = 0; r < nranges; r++)
-			npages += PbAddRange(tbm, r, meta->pagesPerRange, heapBlocks);
-		return npages * 10;
+			ntids += PbAddRange(tbm, r, meta->pagesPerRange, heapBlocks);
+		return ntids * 10;
 	}
 
 	indexBlocks = RelationGetNumberOfBlocks(index);
 	rps = PbRangesPerSegment(meta);
 	rw = (int) meta->rowWords;
 	nsegs = (nranges + rps - 1) / rps;
+	if (rowmap)
+	{
+		/* the candidates of each value of the first key, and its fingerprints */
+		hcand = palloc(sizeof(uint64) * PB_MAX_ROW_WORDS * so->keys[0].nhashes);
+		fps = palloc(sizeof(uint16) * so->keys[0].nhashes);
+	}
 
 	for (s = 0; s < nsegs; s++)
 	{
@@ -298,6 +455,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 				Buffer		buf;
 				Page		page;
 
+				if (rowmap && i == 0)
+					memset(hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
 				if (blkno >= indexBlocks)
 					continue;	/* no such page: no bits */
 				buf = ReadBuffer(index, blkno);
@@ -315,6 +474,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 						for (r = 0; r < nrows && x; r++)
 							x &= words[rows[r] * rw + w];
 						acc[w] |= x;
+						if (rowmap && i == 0)
+							hcand[j * PB_MAX_ROW_WORDS + w] = x;
 					}
 				}
 				UnlockReleaseBuffer(buf);
@@ -338,16 +499,34 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 			while (x)
 			{
 				int			bit = pg_rightmost_one_pos64(x);
-				uint64		range = s * rps + (uint64) w * 64 + bit;
+				uint32		rangebit = (uint32) w * 64 + bit;
+				uint64		range = s * rps + rangebit;
+				PbScanKey  *key0 = &so->keys[0];
+				int			nfps = 0;
+				int			j;
 
 				x &= x - 1;
 				if (range >= nranges)
 					break;
-				npages += PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks);
+				if (!rowmap)
+				{
+					ntids += PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
+					continue;
+				}
+				for (j = 0; j < key0->nhashes; j++)
+					if (hcand[j * PB_MAX_ROW_WORDS + w] & (UINT64CONST(1) << bit))
+						fps[nfps++] = key0->fps[j];
+				ntids += PbAddRangeRows(index, meta, tbm, indexBlocks, (uint32) s,
+										rangebit, range, heapBlocks, key0->attno,
+										fps, nfps);
 			}
 		}
 	}
-	return npages * 10;
+	if (hcand)
+		pfree(hcand);
+	if (fps)
+		pfree(fps);
+	return ntids;
 }
 
 /* amendscan */

@@ -334,29 +334,47 @@ PbMixedKs(double nvalues, uint32 nblocks, int blockbits, int ncols,
 
 /*
  * The modelled cost, in microseconds, of a one-column probe that reads
- * nsegs slice pages and whose false-positive ranges each cost a heap page
- * of rows rows rechecked (measured on a 1M-row, 6-column table:
- * doc/design.md, "Block size and the default rate").
+ * nsegs slice pages and whose false-positive ranges each cost falseCost
+ * (measured on a 1M-row, 6-column table: doc/design.md, "Block size and the
+ * default rate").
  */
+static double PbDerivedFpr(double nranges, double nvalues, int blockbits, bool rowmap);
+
 static double
-PbProbeCost(double nsegs, double falseRanges, double rows)
+PbProbeCost(double nsegs, double falseRanges, double falseCost)
 {
-	return nsegs * PB_COST_SLICE_READ +
-		falseRanges * (PB_COST_HEAP_PAGE + rows * PB_COST_HEAP_ROW);
+	return nsegs * PB_COST_SLICE_READ + falseRanges * falseCost;
 }
 
 /*
- * The row width (4, 8 or 16 words: blocks of 255, 127 or 63 bits) of a new
- * index over nranges ranges of nvalues keys and rows rows each: the one
- * whose one-column probe costs least with a signature of the default
- * PB_DEFAULT_BITS_PER_KEY bits per key.  Wider blocks give a lower rate for
- * the same bits; narrower ones put more ranges on a page, so a probe reads
- * fewer pages.  A table without pages yet is costed as one segment.
+ * What a false-positive range costs a probe: with a row map, reading and
+ * scanning one row map page; without, its heap pages of rows rows in all,
+ * every row rechecked.
+ */
+double
+PbFalseRangeCost(bool rowmap, double ppr, double rows)
+{
+	if (rowmap)
+		return PB_COST_SLICE_READ + PB_COST_MAP_SCAN;
+	return ppr * PB_COST_HEAP_PAGE + rows * PB_COST_HEAP_ROW;
+}
+
+/*
+ * The row width (1 .. 16 words: blocks of 1020 .. 63 bits) of a new index
+ * over nranges ranges of nvalues keys each, whose false ranges cost
+ * falseCost each, for a target rate (0: the derived default): the one with
+ * the lowest modelled one-column probe cost plus PB_COST_BIT_PER_KEY per bit
+ * per key of index size, the signature sized for the target and the last
+ * segment counted whole.  Wider blocks give a lower rate for the same bits;
+ * narrower ones put more ranges on a page, so a probe reads fewer pages, but
+ * a table smaller than a segment then leaves most of it empty.  A table
+ * without pages yet is costed as one segment.
  */
 uint32
-PbChooseRowWords(double nranges, double nvalues, double rows)
+PbChooseRowWords(double nranges, double nvalues, double falseCost,
+				 double target, bool rowmap)
 {
-	uint32		best = PB_MIN_ROW_WORDS;
+	uint32		best = PB_DEFAULT_ROW_WORDS;
 	double		bestCost = -1;
 	uint32		rw;
 
@@ -364,12 +382,23 @@ PbChooseRowWords(double nranges, double nvalues, double rows)
 	{
 		int			bb = PB_BLOCK_BITS_FOR(rw);
 		double		n = Max(nranges, 1.0);
-		uint32		nblocks = PbBlocksForBits(nvalues, bb, PB_DEFAULT_BITS_PER_KEY);
-		double		f;
+		double		t = target > 0 ? target : PbDerivedFpr(n, nvalues, bb, rowmap);
+		double		nsegs = ceil(n / (rw * 64.0));
+		double		bits;
+		uint32		nblocks = 1;
+		double		f = 1;
 		double		cost;
 
-		(void) PbBestK(nvalues, nblocks, bb, &f);
-		cost = PbProbeCost(ceil(n / (rw * 64.0)), f * n, rows);
+		/* the fewest bits per key that meet the rate, in steps of 1/2 */
+		for (bits = 2; bits <= 64; bits += 0.5)
+		{
+			nblocks = PbBlocksForBits(nvalues, bb, bits);
+			(void) PbBestK(nvalues, nblocks, bb, &f);
+			if (f <= t || nblocks == PB_MAX_NBLOCKS)
+				break;
+		}
+		cost = PbProbeCost(nsegs, f * n, falseCost) +
+			PB_COST_BIT_PER_KEY * nsegs * rw * 64.0 * nblocks * bb / (n * Max(nvalues, 1.0));
 		if (bestCost < 0 || cost < bestCost)
 		{
 			bestCost = cost;
@@ -381,19 +410,21 @@ PbChooseRowWords(double nranges, double nvalues, double rows)
 
 /*
  * The default false-positive rate of a table's index: about one false range
- * per one-column probe (1 / nranges), but never more than PB_DEFAULT_FPR
+ * per one-column probe (1 / nranges; PB_MAP_FALSE_RANGES with a row map,
+ * where a false range costs one row map page, not a heap page), but never more than PB_DEFAULT_FPR
  * (small tables) and never below what PB_DEFAULT_BITS_PER_KEY bits per key
  * give (large tables: the size stays near a fixed fraction of a B-tree's).
  */
 static double
-PbDerivedFpr(double nranges, double nvalues, int blockbits)
+PbDerivedFpr(double nranges, double nvalues, int blockbits, bool rowmap)
 {
 	uint32		nblocks = PbBlocksForBits(nvalues, blockbits, PB_DEFAULT_BITS_PER_KEY);
 	double		floor;
 	double		f;
+	double		falseRanges = rowmap ? PB_MAP_FALSE_RANGES : 1.0;
 
 	(void) PbBestK(nvalues, nblocks, blockbits, &floor);
-	f = nranges >= 1 ? 1.0 / nranges : 0;
+	f = nranges >= 1 ? falseRanges / nranges : 0;
 	f = Max(f, floor);
 	f = Min(f, PB_DEFAULT_FPR);
 	/* what the reloption accepts */
@@ -467,9 +498,13 @@ PbParseColumnFpr(const char *str, double *fprs, bool report)
 /* heap pages whose rows are counted to measure the table's density */
 #define PB_DENSITY_SAMPLE	300
 
-/* Line pointers in use (rows, dead or alive, not yet pruned) on heap page blk */
+/*
+ * Line pointers in use (rows, dead or alive, not yet pruned) on heap page
+ * blk; *maxoff gets the page's highest line pointer number
+ */
 static int
-PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy)
+PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy,
+		   int *maxoffp)
 {
 	Buffer		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
 	Page		page;
@@ -477,11 +512,13 @@ PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy)
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
+	*maxoffp = 0;
 	if (!PageIsNew(page))
 	{
 		OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 		OffsetNumber off;
 
+		*maxoffp = maxoff;
 		for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
 			if (ItemIdIsNormal(PageGetItemId(page, off)))
 				count++;
@@ -502,8 +539,9 @@ PbPageRows(Relation heap, BlockNumber blk, BufferAccessStrategy strategy)
  * (design.md, "Defaults, from measurements").
  */
 static double
-PbMeasureDensity(Relation heap, BlockNumber *usedPages)
+PbMeasureDensity(Relation heap, BlockNumber *usedPages, int *maxOffset)
 {
+	int			maxoff;
 	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
 	BufferAccessStrategy strategy;
 	double		rows = 0;
@@ -512,13 +550,14 @@ PbMeasureDensity(Relation heap, BlockNumber *usedPages)
 				i;
 
 	*usedPages = nblocks;
+	*maxOffset = 0;
 	if (nblocks == 0)
 		return 0;
 	strategy = GetAccessStrategy(BAS_BULKREAD);
 	/* the last page with rows, looking back at most PB_DENSITY_SAMPLE pages */
 	for (i = 0; i < Min(nblocks, PB_DENSITY_SAMPLE); i++)
 	{
-		if (PbPageRows(heap, nblocks - 1 - i, strategy) > 0)
+		if (PbPageRows(heap, nblocks - 1 - i, strategy, &maxoff) > 0)
 			break;
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -528,12 +567,14 @@ PbMeasureDensity(Relation heap, BlockNumber *usedPages)
 	n = Min(nblocks, PB_DENSITY_SAMPLE);
 	for (i = 0; i < n; i++)
 	{
-		int			count = PbPageRows(heap, (BlockNumber) (((uint64) i * nblocks) / n), strategy);
+		int			count = PbPageRows(heap, (BlockNumber) (((uint64) i * nblocks) / n),
+									   strategy, &maxoff);
 
 		if (count > 0)
 		{
 			rows += count;
 			used += 1;
+			*maxOffset = Max(*maxOffset, maxoff);
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -557,7 +598,8 @@ void
 PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool warn)
 {
 	PageBloomOptions *opts = (PageBloomOptions *) index->rd_options;
-	int			ppr = opts ? opts->pagesPerRange : PB_DEFAULT_PAGES_PER_RANGE;
+	int			ppr = opts ? opts->pagesPerRange : 0;
+	bool		rowmap = opts ? opts->rowMap : true;
 	double		target = opts ? opts->fpr : 0;
 	int			sigbits = opts ? opts->signatureBits : 0;
 	int			ncols = IndexRelationGetNumberOfKeyAttributes(index);
@@ -566,6 +608,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	double		fprs[INDEX_MAX_KEYS];
 	bool		mixed = false;
 	double		density = 0;
+	int			maxOffset = 0;
+	int			slots = 0;
 	BlockNumber pages = 0;
 	BlockNumber usedPages = 0;
 	double		tuples = 0;
@@ -580,7 +624,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 
 	if (heap->rd_rel->relkind == RELKIND_RELATION ||
 		heap->rd_rel->relkind == RELKIND_MATVIEW)
-		density = PbMeasureDensity(heap, &usedPages);
+		density = PbMeasureDensity(heap, &usedPages, &maxOffset);
 	if (density <= 0)
 	{
 		/*
@@ -594,6 +638,28 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	}
 	density = Max(density, 1.0);
 	density = Min(density, (double) MaxHeapTuplesPerPage);
+
+	/*
+	 * The row map covers line pointers 1 .. slots of every heap page: the
+	 * highest one seen on the sampled pages and 1/32 more (for an empty
+	 * table, a quarter more than the estimated rows per page); rows past it
+	 * make their heap page lossy.  Unless pages_per_range is set, a range is
+	 * as many heap pages as fill one row map page, so that a candidate range
+	 * costs one page read.
+	 */
+	if (rowmap)
+	{
+		slots = maxOffset > 0 ? maxOffset + maxOffset / 32 + 1 : (int) ceil(density * 1.25) + 1;
+		slots = Min(slots, MaxHeapTuplesPerPage);
+		if (ppr == 0)
+			ppr = Max(1, Min(PB_MAP_SLOTS / slots, PB_MAP_MAX_HEAP_PAGES));
+		else if (ppr > PB_MAP_MAX_HEAP_PAGES)
+			slots = 0;			/* ranges too large for a row map page */
+		else
+			slots = Min(slots, PB_MAP_SLOTS / ppr);
+	}
+	else if (ppr == 0)
+		ppr = PB_DEFAULT_PAGES_PER_RANGE;
 	nvalues = density * ppr * ncols;
 
 	/*
@@ -606,12 +672,14 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
 		rowwords = PbRowWordsForBlockBits(opts->blockBits);
 	else
-		rowwords = PbChooseRowWords(nranges, nvalues, density * ppr);
+		rowwords = PbChooseRowWords(nranges, nvalues,
+									PbFalseRangeCost(slots > 0, ppr, density * ppr),
+									target, slots > 0);
 	blockbits = PB_BLOCK_BITS_FOR(rowwords);
 
 	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
 	if (target <= 0)
-		target = PbDerivedFpr(nranges, nvalues, blockbits);
+		target = PbDerivedFpr(nranges, nvalues, blockbits, slots > 0);
 	for (c = 0; c < ncols; c++)
 		targets[c] = target;
 	if (opts && opts->columnFprOffset != 0)
@@ -748,6 +816,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	meta->targetFpr = target;
 	meta->rowsPerRange = density * ppr;
 	meta->signatureBitsOption = sigbits;
+	meta->rowSlots = (uint32) slots;
 	meta->k = 0;
 	meta->designFpr = 0;
 	for (c = 0; c < ncols; c++)
@@ -793,6 +862,39 @@ PbInitSlicePage(Page page, uint32 segment, uint32 block)
 	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
 }
 
+/* Initialize an empty row map page (no rows, no overflow) */
+static void
+PbInitMapPage(Page page, uint32 segment, uint32 block)
+{
+	PageBloomPageOpaque opaque;
+
+	PageInit(page, BLCKSZ, sizeof(PageBloomPageOpaqueData));
+	opaque = PageBloomPageGetOpaque(page);
+	opaque->flags = PB_MAP;
+	opaque->block = (uint16) block;
+	opaque->segment = segment;
+	((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
+	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
+}
+
+/*
+ * Initialize block blkno (>= 1) of an index as the empty page it is in the
+ * segment layout: a slice page or a row map page
+ */
+void
+PbInitSegmentPage(Page page, const PageBloomMetaPageData *meta, BlockNumber blkno)
+{
+	uint32		segpages = PbSegmentPages(meta);
+	uint32		segment = (blkno - 1) / segpages;
+	uint32		pos = (blkno - 1) % segpages;
+
+	Assert(blkno >= 1);
+	if (pos < meta->nblocks)
+		PbInitSlicePage(page, segment, pos);
+	else
+		PbInitMapPage(page, segment, pos - meta->nblocks);
+}
+
 /* Are the per-column bits per key all in 1 .. PB_MAX_K? */
 static bool
 PbKcolValid(const PageBloomMetaPageData *meta)
@@ -819,8 +921,13 @@ PbCheckMetaPage(Relation index, Page page)
 				 errmsg("index \"%s\" is not a valid pagebloom index",
 						RelationGetRelationName(index)),
 				 errhint("REINDEX the index.")));
-	if (meta->version != PB_VERSION ||
-		(meta->rowWords != 4 && meta->rowWords != 8 && meta->rowWords != 16) ||
+	if (meta->version < PB_MIN_VERSION || meta->version > PB_VERSION ||
+		(meta->version < 3 && meta->rowSlots != 0) ||
+		meta->rowSlots > MaxHeapTuplesPerPage ||
+		(meta->rowSlots > 0 &&
+		 ((uint64) meta->pagesPerRange * meta->rowSlots > PB_MAP_SLOTS ||
+		  meta->pagesPerRange > PB_MAP_MAX_HEAP_PAGES)) ||
+		PbRowWordsForBlockBits(meta->blockBits) != meta->rowWords ||
 		meta->blockBits != (uint32) PB_BLOCK_BITS_FOR(meta->rowWords) ||
 		meta->nblocks < 1 || meta->nblocks > PB_MAX_NBLOCKS ||
 		meta->k < 1 || meta->k > PB_MAX_K ||
@@ -921,22 +1028,39 @@ PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows)
  */
 
 /*
- * Make sure every slice page of a segment exists.  Pages are appended in
- * order under the relation extension lock and WAL-logged as full images; a
- * page left all-zero by a crash between extension and logging reads as an
- * empty page (no bits set), which is what it is.
+ * The number of index blocks a range needs: the metapage, every page of the
+ * segments before the range's, the slice pages of its own segment and, with
+ * a row map, its segment's row map pages up to the range's group (the row
+ * map pages of a segment's later ranges are added when the heap reaches
+ * them, so a table smaller than a segment does not carry a segment's row map)
+ */
+BlockNumber
+PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range)
+{
+	uint32		segment = (uint32) (range / PbRangesPerSegment(meta));
+	uint32		rangebit = (uint32) (range % PbRangesPerSegment(meta));
+
+	if (meta->rowSlots == 0)
+		return PbSliceBlkno(meta, segment + 1, 0);
+	return PbMapBlkno(meta, segment, rangebit, (int) meta->ncols - 1) + 1;
+}
+
+/*
+ * Make sure every page a range needs exists (PbBlocksForRange).  Pages are
+ * appended in order under the relation extension lock and WAL-logged as
+ * full images; a page left all-zero by a crash between extension and
+ * logging reads as an empty page (no bits set), which is what it is.
  */
 void
-PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment)
+PbEnsureRange(Relation index, PageBloomState *state, uint64 range)
 {
 	const PageBloomMetaPageData *meta = &state->meta;
-	BlockNumber need;
+	BlockNumber need = PbBlocksForRange(meta, range);
 	BlockNumber nrel;
 
-	if (segment < state->knownSegments)
+	if (need <= state->knownBlocks)
 		return;
 
-	need = PbSliceBlkno(meta, segment + 1, 0);
 	LockRelationForExtension(index, ExclusiveLock);
 	nrel = RelationGetNumberOfBlocks(index);
 	while (nrel < need)
@@ -951,13 +1075,13 @@ PbEnsureSegment(Relation index, PageBloomState *state, uint32 segment)
 		Assert(blkno >= 1);
 		gx = GenericXLogStart(index);
 		page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
-		PbInitSlicePage(page, (blkno - 1) / meta->nblocks, (blkno - 1) % meta->nblocks);
+		PbInitSegmentPage(page, meta, blkno);
 		GenericXLogFinish(gx);
 		UnlockReleaseBuffer(buf);
 		nrel = blkno + 1;
 	}
 	UnlockRelationForExtension(index, ExclusiveLock);
-	state->knownSegments = (nrel - 1) / meta->nblocks;
+	state->knownBlocks = nrel;
 }
 
 typedef struct PbPendingKey
@@ -992,7 +1116,7 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
 
 /*
  * Set the bits of some keys for one range (bit rangebit of segment segment).
- * The segment must exist (PbEnsureSegment).
+ * The segment must exist (PbEnsureRange).
  *
  * The WAL record is a generic WAL record (RM_GENERIC_ID, replayed by
  * PostgreSQL's generic_redo) written directly: since we know exactly which
@@ -1117,7 +1241,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 				{
 					BlockNumber blkno = BufferGetBlockNumber(bufs[b]);
 
-					PbInitSlicePage(page, (blkno - 1) / meta->nblocks, (blkno - 1) % meta->nblocks);
+					PbInitSegmentPage(page, meta, blkno);
 					for (j = first[b]; j < first[b + 1]; j++)
 					{
 						int			r;
@@ -1148,6 +1272,128 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 				lsn = XLogInsert(RM_GENERIC_ID, 0);
 				for (b = 0; b < nbufs; b++)
 					if (isnew[b] || nchanged[b] > 0)
+						PageSetLSN(BufferGetPage(bufs[b]), lsn);
+			}
+			END_CRIT_SECTION();
+		}
+		for (b = 0; b < nbufs; b++)
+			UnlockReleaseBuffer(bufs[b]);
+	}
+}
+
+/*
+ * Write the row map entries of one heap tuple (tid) whose keys are hashes:
+ * on the row map page of each column, the fingerprint in the tuple's slot,
+ * or, past rowSlots, the heap page's overflow bit.  Its pages must exist
+ * (PbEnsureRange).
+ * Pages are locked in block order (columns ascending), up to
+ * MAX_GENERIC_XLOG_PAGES per generic WAL record written directly, as
+ * PbSetKeys does: one fragment per changed slot or overflow word.  A slot
+ * that already holds the fingerprint is left alone; one that holds another
+ * is overwritten: its line pointer was freed and reused, which a heap page
+ * does only after every index was vacuumed of the old tuple.
+ */
+void
+PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
+			const uint64 *hashes)
+{
+	const PageBloomMetaPageData *meta = &state->meta;
+	BlockNumber heapblk = ItemPointerGetBlockNumber(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	uint32		range = heapblk / meta->pagesPerRange;
+	uint32		segment = range / PbRangesPerSegment(meta);
+	uint32		rangebit = range % PbRangesPerSegment(meta);
+	uint32		hidx = PbMapHeapIndex(meta, heapblk);
+	bool		overflow = off > meta->rowSlots;
+	uint32		slot = hidx * meta->rowSlots + (off - 1);
+	bool		needwal = RelationNeedsWAL(index);
+	int			c = 0;
+
+	Assert(meta->rowSlots > 0);
+	while (c < state->natts)
+	{
+		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
+		bool		isnew[MAX_GENERIC_XLOG_PAGES];
+		bool		dirty[MAX_GENERIC_XLOG_PAGES];
+		uint16		fps[MAX_GENERIC_XLOG_PAGES];
+		char		delta[MAX_GENERIC_XLOG_PAGES][2 * sizeof(OffsetNumber) + sizeof(uint64)];
+		int			nbufs = 0;
+		bool		anydirty = false;
+		int			b;
+
+		for (; c < state->natts && nbufs < MAX_GENERIC_XLOG_PAGES; c++, nbufs++)
+		{
+			Page		page;
+
+			fps[nbufs] = PbRowFingerprint(hashes[c]);
+			bufs[nbufs] = ReadBuffer(index, PbMapBlkno(meta, segment, rangebit, c));
+			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
+			page = BufferGetPage(bufs[nbufs]);
+			isnew[nbufs] = PageIsNew(page);
+			if (isnew[nbufs])
+				dirty[nbufs] = true;
+			else if (overflow)
+				dirty[nbufs] = !(PbMapGetOverflow(page)[hidx / 64] & (UINT64CONST(1) << (hidx % 64)));
+			else
+				dirty[nbufs] = PbMapGetSlots(page)[slot] != fps[nbufs];
+			anydirty |= dirty[nbufs];
+		}
+
+		if (anydirty)
+		{
+			XLogRecPtr	lsn;
+
+			if (needwal)
+				XLogBeginInsert();
+			START_CRIT_SECTION();
+			for (b = 0; b < nbufs; b++)
+			{
+				Page		page = BufferGetPage(bufs[b]);
+				OffsetNumber doff;
+				OffsetNumber dlen;
+				char	   *ptr = delta[b];
+
+				if (!dirty[b])
+					continue;
+				if (isnew[b])
+					PbInitSegmentPage(page, meta, BufferGetBlockNumber(bufs[b]));
+				if (overflow)
+				{
+					uint64	   *w = &PbMapGetOverflow(page)[hidx / 64];
+
+					*w |= UINT64CONST(1) << (hidx % 64);
+					doff = (OffsetNumber) ((char *) w - (char *) page);
+					dlen = sizeof(uint64);
+					memcpy(ptr + 2 * sizeof(OffsetNumber), w, sizeof(uint64));
+				}
+				else
+				{
+					uint16	   *sp = &PbMapGetSlots(page)[slot];
+
+					*sp = fps[b];
+					doff = (OffsetNumber) ((char *) sp - (char *) page);
+					dlen = sizeof(uint16);
+					memcpy(ptr + 2 * sizeof(OffsetNumber), sp, sizeof(uint16));
+				}
+				memcpy(ptr, &doff, sizeof(doff));
+				memcpy(ptr + sizeof(doff), &dlen, sizeof(dlen));
+				MarkBufferDirty(bufs[b]);
+				if (needwal)
+				{
+					if (isnew[b])
+						XLogRegisterBuffer(b, bufs[b], REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
+					else
+					{
+						XLogRegisterBuffer(b, bufs[b], REGBUF_STANDARD);
+						XLogRegisterBufData(b, delta[b], 2 * sizeof(OffsetNumber) + dlen);
+					}
+				}
+			}
+			if (needwal)
+			{
+				lsn = XLogInsert(RM_GENERIC_ID, 0);
+				for (b = 0; b < nbufs; b++)
+					if (dirty[b])
 						PageSetLSN(BufferGetPage(bufs[b]), lsn);
 			}
 			END_CRIT_SECTION();
@@ -1192,6 +1438,8 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	double		nranges;
 	double		nsegs;
 	double		probes = 0;
+	double		minvals = -1;
+	double		matches = 0;
 	double		pass = 1.0;
 	bool		restricted = false;
 	List	   *quals = NIL;
@@ -1232,6 +1480,7 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 				nvals = Max(BfEstimateArrayLength(root, lsecond(((ScalarArrayOpExpr *) clause)->args)), 1);
 			restricted = true;
 			probes += nvals;
+			minvals = minvals < 0 ? nvals : Min(minvals, nvals);
 			pass *= 1.0 - pow(1.0 - meta.designFprCol[iclause->indexcol], nvals);
 		}
 	}
@@ -1240,47 +1489,70 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	{
 		double		keySel = clauselist_selectivity(root, quals, baserel->relid,
 													JOIN_INNER, NULL);
-		double		matches = keySel * heapTuples;
-		double		trueRanges = nranges * (1.0 - pow(1.0 - 1.0 / nranges, matches));
 
+		double		trueRanges;
+
+		matches = keySel * heapTuples;
+		trueRanges = nranges * (1.0 - pow(1.0 - 1.0 / nranges, matches));
 		candRanges = trueRanges + pass * (nranges - trueRanges);
 	}
 	else
 		candRanges = nranges;
-	candPages = Min(candRanges * ppr, heapPages);
-	frac = candPages / heapPages;
-
-	/* the selectivity whose Mackert-Lohman page count is candPages */
-	pagesRead = 1 + Min(probes * nsegs, nsegs * meta.nblocks);
-	if (frac >= 1.0)
-		sel = 1.0;
-	else
-	{
-		double		lo = 0,
-					hi = frac;
-		int			i;
-
-		for (i = 0; i < 40; i++)
-		{
-			double		mid = (lo + hi) / 2;
-
-			if (index_pages_fetched(mid * heapTuples, baserel->pages, pagesRead, root) < candPages)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		sel = hi;
-	}
-
 	get_tablespace_page_costs(index->reltablespace, &spc_random_page_cost,
 							  &spc_seq_page_cost);
-	cost = pagesRead * spc_random_page_cost;
-	/* AND the rows of each probe, add the candidate pages to the bitmap */
-	cost += probes * nsegs * meta.k * meta.rowWords * cpu_operator_cost / 16;
-	cost += candPages * cpu_operator_cost;
-	/* recheck of the tuples on candidate pages the heap scan does not count */
-	cost += Max(frac - sel, 0) * heapTuples *
-		(cpu_tuple_cost + cpu_operator_cost * Max(list_length(quals), 1));
+
+	if (restricted && meta.rowSlots > 0)
+	{
+		/*
+		 * Row map: one row map page per candidate range, whose slots are
+		 * compared with the first key's fingerprints; the heap scan fetches
+		 * the matching rows and the rows whose fingerprint collides, as
+		 * exact TIDs (it charges their recheck itself).
+		 */
+		double		falseRows = candRanges * meta.rowsPerRange * Max(minvals, 1.0) / 65535.0;
+
+		candPages = Min(candRanges * ppr, heapPages);
+		pagesRead = 1 + Min(probes * nsegs, nsegs * meta.nblocks) + candRanges;
+		sel = Min((matches + falseRows) / heapTuples, 1.0);
+		cost = pagesRead * spc_random_page_cost;
+		cost += probes * nsegs * meta.k * meta.rowWords * cpu_operator_cost / 16;
+		cost += candRanges * meta.rowsPerRange * cpu_operator_cost / 8;
+	}
+	else
+	{
+		candPages = Min(candRanges * ppr, heapPages);
+		frac = candPages / heapPages;
+
+		/* the selectivity whose Mackert-Lohman page count is candPages */
+		pagesRead = 1 + Min(probes * nsegs, nsegs * meta.nblocks);
+		if (frac >= 1.0)
+			sel = 1.0;
+		else
+		{
+			double		lo = 0,
+						hi = frac;
+			int			i;
+
+			for (i = 0; i < 40; i++)
+			{
+				double		mid = (lo + hi) / 2;
+
+				if (index_pages_fetched(mid * heapTuples, baserel->pages, pagesRead, root) < candPages)
+					lo = mid;
+				else
+					hi = mid;
+			}
+			sel = hi;
+		}
+
+		cost = pagesRead * spc_random_page_cost;
+		/* AND the rows of each probe, add the candidate pages to the bitmap */
+		cost += probes * nsegs * meta.k * meta.rowWords * cpu_operator_cost / 16;
+		cost += candPages * cpu_operator_cost;
+		/* recheck of the tuples on candidate pages the heap scan does not count */
+		cost += Max(frac - sel, 0) * heapTuples *
+			(cpu_tuple_cost + cpu_operator_cost * Max(list_length(quals), 1));
+	}
 
 	*indexStartupCost = cost;
 	*indexTotalCost = cost;
@@ -1356,6 +1628,7 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 	{
 		uint64		h = PbKeyHash(state, i, values[i], isnull[i]);
 		BlockNumber blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, h));
+		BlockNumber mapblk = meta->rowSlots > 0 ? PbMapBlkno(meta, segment, rangebit, i) : 0;
 		uint16		rows[PB_MAX_K];
 		int			nrows = PbKeyRows(meta, i, h, rows);
 		bool		ok = false;
@@ -1371,6 +1644,30 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 				PbKeyBitsSet(PageBloomPageGetWords(page), meta->rowWords, rows, nrows,
 							 rangebit / 64, UINT64CONST(1) << (rangebit % 64));
 			UnlockReleaseBuffer(buf);
+		}
+		/* the row map must hold the fingerprint, or the page overflow */
+		if (ok && meta->rowSlots > 0)
+		{
+			ok = false;
+			if (mapblk < vs->indexBlocks)
+			{
+				Buffer		buf = ReadBuffer(index, mapblk);
+				Page		page;
+				uint32		hidx = PbMapHeapIndex(meta, ItemPointerGetBlockNumber(tid));
+				OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				page = BufferGetPage(buf);
+				if (!PageIsNew(page))
+				{
+					if (PbMapGetOverflow(page)[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
+						ok = true;
+					else if (off <= meta->rowSlots)
+						ok = PbMapGetSlots(page)[hidx * meta->rowSlots + off - 1] ==
+							PbRowFingerprint(h);
+				}
+				UnlockReleaseBuffer(buf);
+			}
 		}
 		if (!ok)
 		{
@@ -1467,10 +1764,10 @@ pagebloom_info(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
+		if (!PageIsNew(page) && (PageBloomPageGetOpaque(page)->flags & PB_SLICE))
 		{
 			const uint64 *words = PageBloomPageGetWords(page);
-			uint64		first = (uint64) ((blkno - 1) / meta->nblocks) * PbRangesPerSegment(meta);
+			uint64		first = (uint64) ((blkno - 1) / PbSegmentPages(meta)) * PbRangesPerSegment(meta);
 			uint64		valid[PB_MAX_ROW_WORDS];
 			int			w;
 			int			j;
@@ -1503,7 +1800,7 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum(meta->blockBits);
 	values[4] = Int32GetDatum(meta->k);
 	values[5] = Int32GetDatum(PbRangesPerSegment(meta));
-	values[6] = Int64GetDatum(indexBlocks > 0 ? (indexBlocks - 1) / meta->nblocks : 0);
+	values[6] = Int64GetDatum(indexBlocks > 0 ? (indexBlocks - 1) / PbSegmentPages(meta) : 0);
 	values[7] = Int64GetDatum(indexBlocks);
 	values[8] = Float8GetDatum(meta->targetFpr);
 	values[9] = Float8GetDatum(meta->designFpr);

@@ -441,7 +441,9 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	if (byvacuum)
 	{
 		/* only existing segments: VACUUM does not grow the index */
-		uint64		have = (RelationGetNumberOfBlocks(index) - 1) / meta->nblocks;
+		BlockNumber blocks = RelationGetNumberOfBlocks(index);
+		uint64		have = blocks > meta->nblocks ?
+			(blocks - 1 - meta->nblocks) / PbSegmentPages(meta) + 1 : 0;
 
 		nsegs = Min(nsegs, have);
 		if (freeNeeded >= BLCKSZ)
@@ -449,7 +451,7 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	}
 	if (nsegs == 0)
 		return 0;
-	PbEnsureSegment(index, state, (uint32) (nsegs - 1));
+	PbEnsureRange(index, state, (nsegs - 1) * PbRangesPerSegment(meta));
 
 	memset(&rs, 0, sizeof(rs));
 	rs.state = state;
