@@ -246,7 +246,7 @@ extern void PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
 extern void PbCheckMetaPage(Relation index, Page page);
 extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
 extern uint32 PbChooseRowWords(double nranges, double nvalues, double falseCost,
-							   double target, bool rowmap);
+							   double target, bool rowmap, double *costp);
 extern double PbFalseRangeCost(bool rowmap, double ppr, double rows);
 extern BlockNumber PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range);
 extern void PbEnsureRange(Relation index, PageBloomState *state, uint64 range);
@@ -412,7 +412,7 @@ PbRowWordsForBlockBits(int blockbits)
 
 /*
  * The rows (bit numbers inside its block) of a key of column attno, as a
- * mask of PB_MASK_WORDS words: k distinct rows (k of that column).  A
+ * mask of (blockBits + 63) / 64 words: k distinct rows (k of that column).  A
  * splitmix64 sequence seeded by a remix of h supplies 64-bit words; each word
  * is cut into draws of the fewest bits that can hold blockBits - 1 (6 bits
  * for 63 rows, 7 for 127, 8 for 255), a draw >= blockBits is rejected (so
@@ -432,7 +432,7 @@ PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h, uint64 *mask)
 	uint32		steps;
 
 	Assert(blockbits >= 2 && blockbits <= PB_MAX_BLOCK_BITS);
-	memset(mask, 0, sizeof(uint64) * PB_MASK_WORDS);
+	memset(mask, 0, sizeof(uint64) * ((blockbits + 63) / 64));
 	for (steps = 0; n < k && steps < 1000; steps++)
 	{
 		uint64		z;

@@ -49,9 +49,9 @@ typedef struct PbBuildState
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
 	uint64	   *batchsig;		/* signatures of 64 consecutive ranges: for
-								 * block b, batchsig[(b * maskwords + q) * 64
-								 * + i] is word q of the row mask of range 64
-								 * * curbatch + i */
+								 * block b, batchsig[(b * 64 + i) * maskwords
+								 * + q] is word q of the row mask of range 64
+								 * * curbatch + i (a key's words together) */
 	int			maskwords;		/* words of a row mask: blockBits / 64 up */
 	bool		havebatch;
 	uint32		curbatch;
@@ -105,21 +105,26 @@ PbFlushBatch(PbBuildState *bs)
 		uint64	   *words = bs->segbits + (Size) b * PB_PAGE_WORDS;
 		int			q;
 
+		uint64	   *sig = bs->batchsig + (Size) b * 64 * bs->maskwords;
+
 		for (q = 0; q < bs->maskwords; q++)
 		{
-			uint64	   *a = bs->batchsig + ((Size) b * bs->maskwords + q) * 64;
+			uint64		a[64];
 			uint64		any = 0;
 			int			i;
 
 			for (i = 0; i < 64; i++)
+			{
+				a[i] = sig[i * bs->maskwords + q];
 				any |= a[i];
+			}
 			if (!any)
 				continue;
 			PbTranspose64(a);
 			for (i = 0; i < 64 && q * 64 + i < (int) meta->blockBits; i++)
 				words[(q * 64 + i) * rw + w] |= a[i];
-			memset(a, 0, sizeof(uint64) * 64);
 		}
+		memset(sig, 0, sizeof(uint64) * 64 * bs->maskwords);
 	}
 	bs->havebatch = false;
 }
@@ -254,12 +259,12 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 		{
 			uint64		mask[PB_MASK_WORDS];
 			uint64	   *sig = bs->batchsig +
-				(Size) PbKeyBlock(meta, hashes[i]) * bs->maskwords * 64 + range % 64;
+				((Size) PbKeyBlock(meta, hashes[i]) * 64 + range % 64) * bs->maskwords;
 			int			q;
 
 			PbKeyMask(meta, i, hashes[i], mask);
 			for (q = 0; q < bs->maskwords; q++)
-				sig[q * 64] |= mask[q];
+				sig[q] |= mask[q];
 		}
 		if (meta->rowSlots > 0)
 			PbBuildSetRowMap(bs, tid, hashes);

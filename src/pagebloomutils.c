@@ -372,7 +372,7 @@ PbFalseRangeCost(bool rowmap, double ppr, double rows)
  */
 uint32
 PbChooseRowWords(double nranges, double nvalues, double falseCost,
-				 double target, bool rowmap)
+				 double target, bool rowmap, double *costp)
 {
 	uint32		best = PB_DEFAULT_ROW_WORDS;
 	double		bestCost = -1;
@@ -389,13 +389,23 @@ PbChooseRowWords(double nranges, double nvalues, double falseCost,
 		double		f = 1;
 		double		cost;
 
-		/* the fewest bits per key that meet the rate, in steps of 1/2 */
-		for (bits = 2; bits <= 64; bits += 0.5)
+		/* the fewest bits per key that meet the rate, to 1/4 bit (bisection) */
 		{
-			nblocks = PbBlocksForBits(nvalues, bb, bits);
+			double		lo = 0,
+						hi = 64;
+
+			while (hi - lo > 0.25)
+			{
+				bits = (lo + hi) / 2;
+				nblocks = PbBlocksForBits(nvalues, bb, bits);
+				(void) PbBestK(nvalues, nblocks, bb, &f);
+				if (f <= t || nblocks == PB_MAX_NBLOCKS)
+					hi = bits;
+				else
+					lo = bits;
+			}
+			nblocks = PbBlocksForBits(nvalues, bb, hi);
 			(void) PbBestK(nvalues, nblocks, bb, &f);
-			if (f <= t || nblocks == PB_MAX_NBLOCKS)
-				break;
 		}
 		cost = PbProbeCost(nsegs, f * n, falseCost) +
 			PB_COST_BIT_PER_KEY * nsegs * rw * 64.0 * nblocks * bb / (n * Max(nvalues, 1.0));
@@ -405,6 +415,8 @@ PbChooseRowWords(double nranges, double nvalues, double falseCost,
 			best = rw;
 		}
 	}
+	if (costp)
+		*costp = bestCost;
 	return best;
 }
 
@@ -649,32 +661,92 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	 */
 	if (rowmap)
 	{
-		slots = maxOffset > 0 ? maxOffset + maxOffset / 32 + 1 : (int) ceil(density * 1.25) + 1;
+		/*
+		 * A table of fewer pages than the density sample may grow into pages
+		 * fuller than any it has now: at least a quarter more rows than its
+		 * tuple width fits on a page
+		 */
+		slots = maxOffset > 0 ? maxOffset + maxOffset / 64 + 1 : 0;
+		if (usedPages < PB_DENSITY_SAMPLE)
+		{
+			int32		width = get_rel_data_width(heap, NULL);
+			double		fit = (BLCKSZ - SizeOfPageHeaderData) /
+				(double) (MAXALIGN(SizeofHeapTupleHeader) + MAXALIGN(width) + sizeof(ItemIdData));
+
+			slots = Max(slots, (int) ceil(fit * 1.25) + 1);
+		}
 		slots = Min(slots, MaxHeapTuplesPerPage);
-		if (ppr == 0)
-			ppr = Max(1, Min(PB_MAP_SLOTS / slots, PB_MAP_MAX_HEAP_PAGES));
-		else if (ppr > PB_MAP_MAX_HEAP_PAGES)
+		if (ppr > PB_MAP_MAX_HEAP_PAGES)
 			slots = 0;			/* ranges too large for a row map page */
-		else
+		else if (ppr > 0)
 			slots = Min(slots, PB_MAP_SLOTS / ppr);
 	}
 	else if (ppr == 0)
 		ppr = PB_DEFAULT_PAGES_PER_RANGE;
-	nvalues = density * ppr * ncols;
 
 	/*
-	 * The table's size for the row width and the default rate: its pages up
-	 * to the last one with rows (as the density), so that trailing empty
-	 * pages, which newer servers add in bulk while loading, do not change
-	 * the design of a restored copy
+	 * The table's size for the design: its pages up to the last one with
+	 * rows (as the density), so that trailing empty pages, which newer
+	 * servers add in bulk while loading, do not change the design of a
+	 * restored copy.
+	 *
+	 * With a row map and no pages_per_range, a range is at most as many heap
+	 * pages as fill one row map page (a candidate range costs one page
+	 * read), and at least three quarters of that: of those, and of the block
+	 * sizes, the pair of the lowest modelled cost (PbChooseRowWords) plus
+	 * the row map's bits per key (fewer pages per range leave part of each
+	 * row map page empty); a table a little over a segment gets ranges a
+	 * little larger and fits.
 	 */
+	if (slots > 0 && ppr == 0)
+	{
+		int			pprmax = Max(1, Min(PB_MAP_SLOTS / slots, PB_MAP_MAX_HEAP_PAGES));
+		double		bestCost = -1;
+
+		uint32		rw;
+
+		/*
+		 * Candidates: the largest ranges, and for each row width the
+		 * smallest ranges that fill as few segments (when at least three
+		 * quarters of the largest)
+		 */
+		for (rw = 0; rw <= PB_MAX_ROW_WORDS; rw = rw == 0 ? PB_MIN_ROW_WORDS : rw * 2)
+		{
+			int			p = pprmax;
+			double		nr;
+			double		cost;
+
+			if (rw > 0)
+			{
+				double		cap = (double) pprmax * rw * 64;
+				double		segs = Max(ceil((double) usedPages / cap), 1.0);
+
+				p = (int) ceil((double) usedPages / (segs * rw * 64));
+				if (p >= pprmax || p < Max(1, pprmax * 3 / 4))
+					continue;
+			}
+			nr = ceil((double) usedPages / p);
+			(void) PbChooseRowWords(nr, density * p * ncols,
+									PbFalseRangeCost(true, p, density * p),
+									target, true, &cost);
+			cost += PB_COST_BIT_PER_KEY * 16.0 * PB_MAP_SLOTS / (p * density);
+			if (bestCost < 0 || cost < bestCost)
+			{
+				bestCost = cost;
+				ppr = p;
+			}
+		}
+		if (ppr == 0)
+			ppr = pprmax;
+	}
+	nvalues = density * ppr * ncols;
 	nranges = ceil((double) usedPages / ppr);
 	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
 		rowwords = PbRowWordsForBlockBits(opts->blockBits);
 	else
 		rowwords = PbChooseRowWords(nranges, nvalues,
 									PbFalseRangeCost(slots > 0, ppr, density * ppr),
-									target, slots > 0);
+									target, slots > 0, NULL);
 	blockbits = PB_BLOCK_BITS_FOR(rowwords);
 
 	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
@@ -1012,7 +1084,7 @@ PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows)
 	int			q;
 
 	PbKeyMask(meta, attno, h, mask);
-	for (q = 0; q < PB_MASK_WORDS; q++)
+	for (q = 0; q < (int) (meta->blockBits + 63) / 64; q++)
 		while (mask[q])
 		{
 			rows[i++] = (uint16) (q * 64 + pg_rightmost_one_pos64(mask[q]));
@@ -1800,7 +1872,8 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum(meta->blockBits);
 	values[4] = Int32GetDatum(meta->k);
 	values[5] = Int32GetDatum(PbRangesPerSegment(meta));
-	values[6] = Int64GetDatum(indexBlocks > 0 ? (indexBlocks - 1) / PbSegmentPages(meta) : 0);
+	values[6] = Int64GetDatum(indexBlocks > 1 + meta->nblocks ?
+							  (indexBlocks - 1 - meta->nblocks) / PbSegmentPages(meta) + 1 : 0);
 	values[7] = Int64GetDatum(indexBlocks);
 	values[8] = Float8GetDatum(meta->targetFpr);
 	values[9] = Float8GetDatum(meta->designFpr);
