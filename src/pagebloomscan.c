@@ -269,6 +269,32 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 		return n;
 	}
 
+#if defined(__GNUC__) || defined(__clang__)
+	if (nfps == 1)
+	{
+		/* one fingerprint: eight slots per compare (GCC vector extension) */
+		typedef uint16 PbVec16 __attribute__((vector_size(16), aligned(8)));
+		const PbVec16 *vecs = (const PbVec16 *) slots;
+		PbVec16		fpv = {fps[0], fps[0], fps[0], fps[0], fps[0], fps[0], fps[0], fps[0]};
+		uint32		v;
+
+		for (v = start / 8; v < (end + 7) / 8; v++)
+		{
+			PbVec16		eq = (PbVec16) (vecs[v] == fpv);
+			uint64		lo,
+						hi;
+
+			memcpy(&lo, &eq, sizeof(lo));
+			memcpy(&hi, (char *) &eq + sizeof(lo), sizeof(hi));
+			if ((lo | hi) == 0)
+				continue;
+			for (i = v * 8; i < v * 8 + 8; i++)
+				if (i >= start && i < end && slots[i] == fps[0])
+					out[n++] = i;
+		}
+		return n;
+	}
+#endif
 	for (j = 0; j < nfps; j++)
 		pat[j] = (uint64) fps[j] * ones;
 	for (w = start / 4; w < (end + 3) / 4; w++)
@@ -403,7 +429,7 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->nomatch)
 		return 0;
 
-	heapoid = IndexGetRelation(RelationGetRelid(index), false);
+	heapoid = index->rd_index->indrelid;
 	heap = table_open(heapoid, AccessShareLock);
 	heapBlocks = RelationGetNumberOfBlocks(heap);
 	table_close(heap, AccessShareLock);
@@ -418,8 +444,16 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		return ntids * 10;
 	}
 
-	indexBlocks = RelationGetNumberOfBlocks(index);
 	rps = PbRangesPerSegment(meta);
+	/* pages known to exist spare a size lookup (a system call) */
+	indexBlocks = PbBlocksForRange(meta, nranges > 0 ? nranges - 1 : 0);
+	if (indexBlocks > state->knownBlocks)
+	{
+		indexBlocks = RelationGetNumberOfBlocks(index);
+		state->knownBlocks = indexBlocks;
+	}
+	else
+		indexBlocks = state->knownBlocks;
 	rw = (int) meta->rowWords;
 	nsegs = (nranges + rps - 1) / rps;
 	if (rowmap)
