@@ -161,11 +161,13 @@ RESET enable_bitmapscan;
 
 -- verification and inspection
 SELECT pagebloom_verify('pbt_all');
--- the default fpr (0) is derived: one false range per probe here (a small
--- table), so the target is 1 / ranges, counted up to the last page with rows
--- (newer servers may add empty pages at the end)
+-- the default fpr (0) is derived: with the row map, two false ranges per
+-- probe, at most 0.01, so 0.01 on this small table (ranges counted up to the
+-- last page with rows: newer servers may add empty pages at the end); the
+-- default ranges fill one row map page each
 SELECT pages_per_range, signature_bits = signature_blocks * block_bits AS bits_ok, k,
-	block_bits, ranges_per_segment, segments, abs(target_fpr * (SELECT max((ctid::text::point)[0]) + 1 FROM pbt) - 1) < 0.01 AS target_one_range,
+	block_bits, ranges_per_segment, segments,
+	abs(target_fpr / least(0.01, 2.0 / ceil((SELECT max((ctid::text::point)[0]) + 1 FROM pbt) / pages_per_range)) - 1) < 0.01 AS target_derived,
 	design_fpr <= target_fpr AS design_ok,
 	fill_ratio > 0 AND fill_ratio < 1 AS fill_ok
 FROM pagebloom_info('pbt_all');
@@ -195,7 +197,7 @@ DROP OPERATOR CLASS pb_bad_ops USING pagebloom;
 DROP OPERATOR FAMILY pb_half_ops USING pagebloom;
 
 -- reloptions
-CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (pages_per_range = 0);
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (pages_per_range = -1);
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 0.9);
 \echo :LAST_ERROR_SQLSTATE
@@ -215,12 +217,14 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.7');
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (column_fpr = '0.01,0.01');
 \echo :LAST_ERROR_SQLSTATE
--- size limit, checked before anything is allocated: 8192 signature blocks
--- (64 MB a segment: 2088960 bits with 255-bit blocks, 1040384 with this
--- table's 127-bit ones, 516096 with 63-bit ones)
-CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 2100000);
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (row_map = maybe);
 \echo :LAST_ERROR_SQLSTATE
-CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 1040384);
+-- size limit, checked before anything is allocated: 8192 signature blocks
+-- (64 MB a segment: 2088960 bits with 255-bit blocks, 1040384 with 127-bit
+-- ones, 516096 with 63-bit ones)
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 2100000, block_bits = 127, row_map = off);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 1040384, block_bits = 127, row_map = off);
 SELECT signature_blocks, index_pages FROM pagebloom_info('pbt_bad');
 DROP INDEX pbt_bad;
 -- a target that not even the largest signature meets for the rows of a
@@ -405,13 +409,73 @@ SELECT pb_compare('SELECT * FROM pbp WHERE a = ANY(''{1,501,1001}'')');
 SELECT pagebloom_info('pbp_ab');
 \echo :LAST_ERROR_SQLSTATE
 
--- the storage format: the slice pages of a fixed index (page headers, which
--- hold the LSN, left out) must not change for a given format version
+-- the row map: a fingerprint per row and column, for the line pointers up to
+-- its slots; rows past them make their heap page lossy (pages_per_range 64
+-- leaves 63 slots per heap page: these pages hold about 226 rows)
+CREATE TABLE pbrow (a int, b int);
+INSERT INTO pbrow SELECT i, i % 1000 FROM generate_series(1, 20000) i;
+CREATE INDEX pbrow_idx ON pbrow USING pagebloom (a, b) WITH (pages_per_range = 64);
+SELECT pages_per_range, pagebloom_verify('pbrow_idx') FROM pagebloom_info('pbrow_idx');
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT * FROM pbrow WHERE a = 5'),
+	('SELECT * FROM pbrow WHERE a = 19999'),
+	('SELECT * FROM pbrow WHERE b = 999'),
+	('SELECT * FROM pbrow WHERE a = ANY(''{1,100,150,20000,777777}'')')
+) v(q);
+CREATE FUNCTION pb_heap_blocks(q text) RETURNS text LANGUAGE plpgsql
+SET enable_seqscan = off SET enable_indexscan = off AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+	RETURN 'exact ' || coalesce(plan -> 0 -> 'Plan' ->> 'Exact Heap Blocks', '0') ||
+		', lossy ' || coalesce(plan -> 0 -> 'Plan' ->> 'Lossy Heap Blocks', '0') ||
+		', rows removed ' || coalesce(plan -> 0 -> 'Plan' ->> 'Rows Removed by Index Recheck', '0');
+END $$;
+-- a = 5 is on the first page, within the slots: one exact block, one row;
+-- a = 19999 is past the slots of its page: that page whole
+SELECT pb_heap_blocks('SELECT * FROM pbrow WHERE a = 5') AS within_slots,
+	pb_heap_blocks('SELECT * FROM pbrow WHERE a = 19999') AS past_slots;
+DROP INDEX pbrow_idx;
+-- the default: every row within the slots, exact rows only
+CREATE INDEX pbrow_idx ON pbrow USING pagebloom (a, b);
+SELECT pb_heap_blocks('SELECT * FROM pbrow WHERE a = 19999') AS default_slots,
+	pb_heap_blocks('SELECT * FROM pbrow WHERE b = 999') AS twenty_rows;
+-- HOT updates keep the index entry of the chain's root; pruning turns the
+-- root into a redirect; a non-HOT update adds the new version's row
+UPDATE pbrow SET b = b WHERE a <= 100;
+VACUUM pbrow;
+UPDATE pbrow SET a = a + 1000000 WHERE a BETWEEN 50 AND 60;
+SELECT q, pb_compare(q) FROM (VALUES
+	('SELECT * FROM pbrow WHERE a = 10'),
+	('SELECT * FROM pbrow WHERE a = 55'),
+	('SELECT * FROM pbrow WHERE a = 1000055'),
+	('SELECT * FROM pbrow WHERE b = 10')
+) v(q);
+SELECT pagebloom_verify('pbrow_idx');
+-- row_map = off: whole heap pages, one heap page per range
+CREATE INDEX pbrow_lossy ON pbrow USING pagebloom (a, b) WITH (row_map = off);
+DROP INDEX pbrow_idx;
+SELECT pages_per_range FROM pagebloom_info('pbrow_lossy');
+SELECT pb_heap_blocks('SELECT * FROM pbrow WHERE a = 19999') AS without_row_map;
+DROP TABLE pbrow;
+DROP FUNCTION pb_heap_blocks(text);
+
+-- the storage format: the slice and row map pages of a fixed index (page
+-- headers, which hold the LSN, left out) must not change for a given format
+-- version; first without a row map (the version 2 layout), then with one
 CREATE EXTENSION pageinspect;
 CREATE TABLE pbfmt (a int, t text, f float8);
 INSERT INTO pbfmt SELECT i, 'v' || i, CASE WHEN i % 10 = 0 THEN NULL ELSE i / 4.0 END
 FROM generate_series(1, 3000) i;
-CREATE INDEX pbfmt_idx ON pbfmt USING pagebloom (a, t, f) WITH (signature_bits = 6300);
+CREATE INDEX pbfmt_idx ON pbfmt USING pagebloom (a, t, f)
+	WITH (signature_bits = 6300, pages_per_range = 1, block_bits = 63, row_map = off);
+SELECT signature_blocks, k, segments, index_pages FROM pagebloom_info('pbfmt_idx');
+SELECT md5(string_agg(substring(get_raw_page('pbfmt_idx', b) FROM 25), ''::bytea ORDER BY b))
+FROM generate_series(1, (pg_relation_size('pbfmt_idx') / 8192)::int - 1) b;
+DROP INDEX pbfmt_idx;
+CREATE INDEX pbfmt_idx ON pbfmt USING pagebloom (a, t, f)
+	WITH (signature_bits = 6300, pages_per_range = 4, block_bits = 255);
 SELECT signature_blocks, k, segments, index_pages FROM pagebloom_info('pbfmt_idx');
 SELECT md5(string_agg(substring(get_raw_page('pbfmt_idx', b) FROM 25), ''::bytea ORDER BY b))
 FROM generate_series(1, (pg_relation_size('pbfmt_idx') / 8192)::int - 1) b;

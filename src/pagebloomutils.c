@@ -409,6 +409,9 @@ PbChooseRowWords(double nranges, double nvalues, double falseCost,
 		}
 		cost = PbProbeCost(nsegs, f * n, falseCost) +
 			PB_COST_BIT_PER_KEY * nsegs * rw * 64.0 * nblocks * bb / (n * Max(nvalues, 1.0));
+		/* a block size whose largest signature misses the rate comes last */
+		if (f > t * 1.01)
+			cost += 1e6 * f;
 		if (bestCost < 0 || cost < bestCost)
 		{
 			bestCost = cost;
