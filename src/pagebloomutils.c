@@ -1592,6 +1592,8 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 		cost = pagesRead * spc_random_page_cost;
 		cost += probes * nsegs * meta.k * meta.rowWords * cpu_operator_cost / 16;
 		cost += candRanges * meta.rowsPerRange * cpu_operator_cost / 8;
+		/* each TID added, as a B-tree charges each index tuple */
+		cost += (matches + falseRows) * (cpu_index_tuple_cost + cpu_operator_cost);
 	}
 	else
 	{
@@ -1875,7 +1877,7 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	values[3] = Int32GetDatum(meta->blockBits);
 	values[4] = Int32GetDatum(meta->k);
 	values[5] = Int32GetDatum(PbRangesPerSegment(meta));
-	values[6] = Int64GetDatum(indexBlocks > 1 + meta->nblocks ?
+	values[6] = Int64GetDatum(indexBlocks >= 1 + meta->nblocks ?
 							  (indexBlocks - 1 - meta->nblocks) / PbSegmentPages(meta) + 1 : 0);
 	values[7] = Int64GetDatum(indexBlocks);
 	values[8] = Float8GetDatum(meta->targetFpr);
