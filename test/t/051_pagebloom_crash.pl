@@ -1,6 +1,7 @@
 # pagebloom: crash recovery.  Kill -9 the server while several clients insert
 # (with a checkpoint in between, so recovery replays both full-page images and
-# word deltas, and new segments are being added); after recovery the index
+# word deltas, and new segments and row map pages are being added); after
+# recovery the indexes
 # must pass pagebloom_verify and answer like a sequential scan.  An unlogged
 # table's index must come back empty and usable (init fork).
 use strict;
@@ -38,7 +39,8 @@ $node->safe_psql('postgres', q{
 	CREATE TABLE t (id bigserial, a int, b text) WITH (fillfactor = 10);
 	INSERT INTO t (a, b) SELECT (i * 7919) % 100000, 'v' || (i * 31) % 100000
 	FROM generate_series(1, 30000) i;
-	CREATE INDEX t_pb ON t USING pagebloom (a, b);
+	CREATE INDEX t_pb ON t USING pagebloom (a, b) WITH (pages_per_range = 1, block_bits = 255);
+	CREATE INDEX t_pb_default ON t USING pagebloom (a, b);
 	CREATE UNLOGGED TABLE u (a int, b text);
 	INSERT INTO u SELECT i % 1000, 'u' || i FROM generate_series(1, 20000) i;
 	CREATE INDEX u_pb ON u USING pagebloom (a, b);
@@ -74,7 +76,10 @@ cmp_ok($n, '>', $before, "rows committed before the crash survive ($n)");
 cmp_ok($node->safe_psql('postgres', q{SELECT segments FROM pagebloom_info('t_pb')}), '>', 1,
 	'the index grew past its first segment');
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}), $n,
-	'the recovered index passes verification: every row is in its signature');
+	'the recovered index passes verification: every row is in its signature and row map');
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb_default')}), $n,
+	'so does the index of default ranges, whose row map pages were added as the heap grew');
+$node->safe_psql('postgres', 'DROP INDEX t_pb_default');
 
 # ground truth: matches per probe through the index and by grouped counts
 $node->safe_psql('postgres', q{

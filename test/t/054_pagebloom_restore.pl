@@ -38,7 +38,7 @@ $node->command_ok([ 'pg_restore', '-d', $node->connstr('restored'), $dir ], 'pg_
 is($node->safe_psql('restored', q{SELECT count(*) FROM pg_stats WHERE tablename IN ('wide', 'narrow')}), '0',
 	'the restored tables have no statistics yet');
 is($node->safe_psql('restored', $design), $orig, 'pagebloom_info of the restored indexes equals the originals');
-like($orig, qr/wide_pb: \(1,\d+/, 'the designs were compared');
+like($orig, qr/wide_pb: \(\d+,\d+/, 'the designs were compared');
 
 # and a REINDEX after ANALYZE builds the same design again
 $node->safe_psql('restored', 'ANALYZE; REINDEX TABLE wide; REINDEX TABLE narrow');
