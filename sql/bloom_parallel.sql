@@ -18,6 +18,13 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(item, 200000, 0.01), bloom_agg(id) FROM events;
 SELECT (SELECT a FROM serial) = p.a AS same_3arg, (SELECT b FROM serial) = p.b AS same_1arg
 FROM (SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events) p;
+-- the self-sized result of the parallel plan (the partial states' hash lists merged by the combine
+-- function, then sealed once) against the truth: every element, and the rate of one aggregate
+-- over all of them (half the target), not a union's sum
+SELECT (SELECT count(*) FROM events e WHERE NOT p.b @> e.id) AS false_negatives,
+	(SELECT count(*) FROM generate_series(1, 300000) i WHERE p.b @> (-i)) / 3e5 <= 0.01 AS fpr_within_target,
+	(bloom_info(p.b)).members
+FROM (SELECT bloom_agg(id) AS b FROM events) p;
 
 -- union and intersection aggregates in parallel
 CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM serial_days s, generate_series(1, 20);
@@ -31,6 +38,13 @@ SELECT bloom_intersect_agg(f) = (SELECT bloom_intersect_agg(f) FROM serial_days)
 EXPLAIN (COSTS OFF) SELECT day, bloom_agg(item, 5000, 0.01) FROM events GROUP BY day;
 SELECT count(*) AS days, bool_and(s.f = p.f) AS all_same
 FROM serial_days s JOIN (SELECT day, bloom_agg(item, 5000, 0.01) AS f FROM events GROUP BY day) p USING (day);
+-- grouped self-sized: each group's filter as the serial plan's
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE serial_days_ss AS SELECT day, bloom_agg(id) AS f FROM events GROUP BY day;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT day, bloom_agg(id) FROM events GROUP BY day;
+SELECT count(*) AS days, bool_and(s.f = p.f) AS all_same
+FROM serial_days_ss s JOIN (SELECT day, bloom_agg(id) AS f FROM events GROUP BY day) p USING (day);
 
 -- probes in a parallel scan
 -- the plan's shape (EXPLAIN prints initplans differently from PostgreSQL 17 on)

@@ -399,7 +399,7 @@ COMMENT ON FUNCTION @extschema@.quotientfilter_agg_final(@extschema@.quotientfil
 COMMENT ON FUNCTION @extschema@.quotientfilter_agg_final(@extschema@.quotientfilter, anynonarray, bigint, double precision) IS 'aggregate support: the quotient filter of quotientfilter_agg (an empty filter over no rows)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_agg_trans(@extschema@.quotientfilter, anynonarray) IS 'aggregate support: adds a row to the quotient filter state of quotientfilter_agg';
 COMMENT ON FUNCTION @extschema@.quotientfilter_agg_trans(@extschema@.quotientfilter, anynonarray, bigint, double precision) IS 'aggregate support: adds a row to the quotient filter state of quotientfilter_agg';
-COMMENT ON FUNCTION @extschema@.quotientfilter_cardinality(@extschema@.quotientfilter) IS 'exact number of stored fingerprints (entries';
+COMMENT ON FUNCTION @extschema@.quotientfilter_cardinality(@extschema@.quotientfilter) IS 'exact number of stored fingerprints (entries, duplicates counted), summed over the members';
 COMMENT ON FUNCTION @extschema@.quotientfilter_cmp(@extschema@.quotientfilter, @extschema@.quotientfilter) IS 'btree support: -1, 0 or 1 in the total order of quotient filters (consistent with =)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_contained(anynonarray, @extschema@.quotientfilter) IS 'element <@ filter: may the element be in the filter? (false: certainly not)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_contains(@extschema@.quotientfilter, anynonarray) IS 'may the element be in the filter? (false: certainly not)';
@@ -423,7 +423,7 @@ COMMENT ON FUNCTION @extschema@.quotientfilter_recv(internal) IS 'binary input o
 COMMENT ON FUNCTION @extschema@.quotientfilter_remove(@extschema@.quotientfilter, anyarray) IS 'a copy with one copy of the element''s fingerprint removed (unchanged if absent)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_remove(@extschema@.quotientfilter, anynonarray) IS 'a copy with one copy of the element''s fingerprint removed (unchanged if absent)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_remove_fingerprint(@extschema@.quotientfilter, fingerprint bigint) IS 'a copy with one copy of a raw fingerprint removed';
-COMMENT ON FUNCTION @extschema@.quotientfilter_resize(@extschema@.quotientfilter, q integer) IS 'the same fingerprints in 2^q slots: bits move between quotient and remainder, no rehashing';
+COMMENT ON FUNCTION @extschema@.quotientfilter_resize(@extschema@.quotientfilter, q integer) IS 'the same fingerprints in 2^q slots: bits move between quotient and remainder, no rehashing; a filter of several members is folded into one table of its shortest fingerprints';
 COMMENT ON FUNCTION @extschema@.quotientfilter_send(@extschema@.quotientfilter) IS 'binary output of a quotient filter (bloomfilter)';
 COMMENT ON FUNCTION @extschema@.quotientfilter_slots(@extschema@.quotientfilter) IS 'every slot with a metadata bit set, remainder most significant bit first';
 COMMENT ON FUNCTION @extschema@.quotientfilter_union(@extschema@.quotientfilter, @extschema@.quotientfilter) IS 'merge of the two sorted fingerprint streams (multiset sum) in linear time';

@@ -152,8 +152,35 @@ SELECT quotientfilter_resize(f, 0) FROM big;
 \echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_resize(f, 21) FROM big;
 \echo :LAST_ERROR_SQLSTATE
--- a filter that has grown into several members is not resized (22023)
-SELECT quotientfilter_resize(quotientfilter_agg(i, 100, 0.01), 12) FROM generate_series(1, 1000) i;
+-- a filter that has grown into several members is folded into one table of
+-- the shortest member's fingerprint length p: each longer fingerprint is cut
+-- to its top p bits, so the result holds the top p bits of every element's
+-- hash (compared with fingerprints computed in SQL) and grows by members again
+CREATE TEMP TABLE chain AS
+	SELECT quotientfilter_agg(i, 100, 0.01) AS f FROM generate_series(1, 1000) i;
+SELECT substring(f::text from 'members=\d+') AS members, (quotientfilter_info(f)).fingerprint_bits AS newest_p,
+	substring(g::text from 'members=\d+') AS folded, i.q, i.r, i.fingerprint_bits AS p, i.entries,
+	array(SELECT quotientfilter_fingerprints(g))
+		= array(SELECT (bloomfilter_hash(x, 0) >> (64 - i.fingerprint_bits)) & ((1::bigint << i.fingerprint_bits) - 1)
+			FROM generate_series(1, 1000) x ORDER BY 1) AS fingerprints_are_top_p_bits,
+	(SELECT count(*) FROM generate_series(1, 1000) x WHERE NOT g @> x) AS false_negatives,
+	g = quotientfilter_resize(f, 13) AS equals_other_q, g::text::quotientfilter = g AS text_round_trip,
+	quotientfilter_contains_fingerprint(g, (bloomfilter_hash(7, 0) >> (64 - i.fingerprint_bits)) & ((1::bigint << i.fingerprint_bits) - 1)) AS raw_functions_work,
+	substring(quotientfilter_add(g, array(SELECT generate_series(1001, 4000)))::text from 'members=\d+') AS grows_again
+FROM chain, LATERAL (SELECT quotientfilter_resize(f, 12) AS g OFFSET 0) t, LATERAL quotientfilter_info(g) i;
+-- the shortest member need not be the first: b | a starts with b's members
+SELECT (quotientfilter_info(g)).fingerprint_bits AS p, quotientfilter_cardinality(g) AS n,
+	array(SELECT quotientfilter_fingerprints(g))
+		= array(SELECT (bloomfilter_hash(x, 0) >> 50) & 16383 FROM generate_series(1, 300) x ORDER BY 1) AS fingerprints_are_top_p_bits
+FROM (SELECT quotientfilter_resize(quotientfilter_add(quotientfilter_empty(100, 0.0001), array(SELECT generate_series(151, 300)))
+	| quotientfilter_add(quotientfilter_empty(100, 0.01), array(SELECT generate_series(1, 150))), 9) AS g) t;
+-- q beyond the shortest fingerprints' remainder bits, or too few slots: 22023
+SELECT quotientfilter_resize(f, 14) FROM chain;
+\echo :LAST_ERROR_SQLSTATE
+SELECT quotientfilter_resize(f, 9) FROM chain;
+\echo :LAST_ERROR_SQLSTATE
+-- more entries than the shortest fingerprints leave slots for: no q works (54000)
+SELECT quotientfilter_resize(quotientfilter_agg(i, 100, 0.01), 13) FROM generate_series(1, 20000) i;
 \echo :LAST_ERROR_SQLSTATE
 
 -- ---------------------------------------------------------------------

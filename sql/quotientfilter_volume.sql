@@ -172,3 +172,83 @@ SELECT quotientfilter_cardinality(u) AS entries, substring(u::text from 'members
 FROM (SELECT a, b, a | b AS u FROM
 	(SELECT quotientfilter_agg(i, 1000, 0.01) AS a FROM generate_series(1, 100000) i) x,
 	(SELECT quotientfilter_agg(i, 1000, 0.01) AS b FROM generate_series(100001, 200000) i) y OFFSET 0) t;
+
+-- ---------------------------------------------------------------------
+-- A chain grown 1000x past its capacity (issue 11) under removes, re-adds,
+-- | and quotientfilter_resize, against a ground truth (a multiset of keys).
+-- The cardinality is the multiset's size, count(*) of the truth (an element
+-- with two copies counts twice, whether they are in one member or in two);
+-- for distinct keys that is count(DISTINCT k).  The resize folds the chain
+-- into one table of the shortest member's fingerprint length p.
+-- ---------------------------------------------------------------------
+CREATE TEMP TABLE chain_truth (k bigint);
+INSERT INTO chain_truth SELECT generate_series(1, 1000000);
+CREATE TEMP TABLE chain_ops (step int, op text, members text, cardinality bigint, truth_rows bigint,
+	truth_distinct bigint, false_negatives bigint);
+DO $$
+DECLARE
+	f quotientfilter;
+	batch bigint[];
+	step int := 0;
+	op text;
+BEGIN
+	SELECT quotientfilter_agg(k, 1000, 0.0001) INTO f FROM chain_truth;
+	FOREACH op IN ARRAY ARRAY['agg', 'remove', 're-add', 'union', 'remove extra copies'] LOOP
+		IF op = 'remove' THEN
+			-- a third of the keys, one copy each
+			batch := array(SELECT generate_series(3, 1000000, 3));
+			f := quotientfilter_remove(f, batch);
+			DELETE FROM chain_truth WHERE k % 3 = 0;
+		ELSIF op = 're-add' THEN
+			-- keys already present, added again: the copy goes to the newest member
+			batch := array(SELECT k FROM chain_truth WHERE k % 10 = 1);
+			f := quotientfilter_add(f, batch);
+			INSERT INTO chain_truth SELECT unnest(batch);
+		ELSIF op = 'union' THEN
+			-- a chain of 200k keys, half of them also in f
+			f := f | (SELECT quotientfilter_agg(k, 1000, 0.0001) FROM generate_series(900001, 1100000) k);
+			INSERT INTO chain_truth SELECT generate_series(900001, 1100000);
+		ELSIF op = 'remove extra copies' THEN
+			-- every key with c > 1 copies loses c - 1: the count drops to the distinct keys
+			batch := array(SELECT k FROM (SELECT k, count(*) AS c FROM chain_truth GROUP BY k) t, generate_series(2, c));
+			f := quotientfilter_remove(f, batch);
+			CREATE TEMP TABLE chain_distinct AS SELECT DISTINCT k FROM chain_truth;
+			TRUNCATE chain_truth;
+			INSERT INTO chain_truth SELECT k FROM chain_distinct;
+		END IF;
+		step := step + 1;
+		INSERT INTO chain_ops SELECT step, op, substring(f::text from 'members=\d+'), quotientfilter_cardinality(f),
+			count(*), count(DISTINCT k), count(*) FILTER (WHERE NOT f @> k) FROM chain_truth;
+	END LOOP;
+	CREATE TEMP TABLE chain AS SELECT f;
+END $$;
+SELECT step, op, members, cardinality = truth_rows AS cardinality_is_count, truth_rows > truth_distinct AS has_duplicates,
+	cardinality = truth_distinct AS cardinality_is_count_distinct, false_negatives
+FROM chain_ops ORDER BY step;
+SELECT quotientfilter_cardinality(quotientfilter_agg(DISTINCT k, 1000, 0.0001)) = count(DISTINCT k) AS distinct_agg_cardinality
+FROM (SELECT k FROM chain_truth UNION ALL SELECT k FROM chain_truth WHERE k % 7 = 0) t;
+
+-- the fold: one table of the shortest p, the fingerprints exactly the top p
+-- bits of every key's hash (computed in SQL), no false negatives, a rate of
+-- distinct fingerprints / 2^p (at most entries / 2^p) measured on 1M absent keys
+CREATE TEMP TABLE folded AS SELECT f, quotientfilter_resize(f, 20) AS g FROM chain;
+SELECT substring(g::text from 'members=\d+') AS members, i.q, i.r, i.fingerprint_bits AS p,
+	quotientfilter_cardinality(g) = quotientfilter_cardinality(f) AS same_cardinality,
+	array(SELECT x FROM quotientfilter_fingerprints(g) x ORDER BY 1)
+		= array(SELECT pg_temp.fp(k, i.fingerprint_bits, 0) FROM chain_truth ORDER BY 1) AS fingerprints_are_top_p_bits,
+	(SELECT count(*) FROM chain_truth WHERE NOT g @> k) AS false_negatives,
+	quotientfilter_fpr(g) <= i.entries / 2 ^ i.fingerprint_bits AS rate_within_entries_over_2p,
+	measured / quotientfilter_fpr(g) BETWEEN 0.8 AND 1.25 AS measured_near_predicted,
+	g::text::quotientfilter = g AS text_round_trip
+FROM folded, LATERAL quotientfilter_info(g) i,
+	LATERAL (SELECT count(*)::float8 / 1000000 AS measured FROM generate_series(100000001, 101000000) x WHERE g @> x) m;
+-- the folded filter grows by members again, and stays within the sum of its rates
+SELECT substring(h::text from 'members=\d+') AS members,
+	(SELECT count(*) FROM (SELECT k FROM chain_truth UNION ALL SELECT generate_series(2000001, 2200000)) t
+		WHERE NOT h @> k) AS false_negatives,
+	quotientfilter_fpr(h) <= quotientfilter_fpr(g) + 0.9 * 2 ^ -((quotientfilter_info(h)).r) AS rate_within_bound
+FROM (SELECT g, quotientfilter_add(g, array(SELECT generate_series(2000001, 2200000)::bigint)) AS h FROM folded OFFSET 0) t;
+-- the 1%-filter grown 1000x above has 18-bit fingerprints in its first
+-- member: 1M entries cannot fit one table of them (54000)
+SELECT quotientfilter_resize(f, 20) FROM grown;
+\echo :LAST_ERROR_SQLSTATE

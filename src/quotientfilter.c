@@ -34,8 +34,10 @@
  * fpr / 2^j and the sum stays below 2 fpr.  A probe looks in every member
  * (member j's fingerprint is the top q_j + r_j bits of the same hash), a
  * remove takes one copy from the newest member holding it, the cardinality
- * is the sum of the members' entries.  Unions merge members of equal p
- * and keep the others as members.
+ * is the sum of the members' entries (the multiset's size, as for one
+ * table).  Unions merge members of equal p and keep the others as members.
+ * A resize folds a chain into one table of the shortest member's p, each
+ * longer fingerprint cut to its top p bits.
  */
 #include "bloomfilter.h"
 
@@ -1292,7 +1294,9 @@ QfLookupHash(const QuotientFilter *qf, uint64 hash)
 
 /*
  * Raise 0A000 for a function that works on one table (raw fingerprints,
- * slots) when given a chain of several members
+ * slots) when given a chain of several members: a raw fingerprint has one
+ * length, a chain's members each their own, so the hint points to the fold
+ * (quotientfilter_resize), after which these functions work
  */
 static void
 QfRequireOneTable(const QuotientFilter *qf, const char *fname)
@@ -1301,9 +1305,9 @@ QfRequireOneTable(const QuotientFilter *qf, const char *fname)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s does not support a quotientfilter of several members", fname),
-				 errdetail("The filter has grown into %d member tables with fingerprints of different lengths.",
+				 errdetail("The filter has grown into %d member tables, each with its own fingerprint length.",
 						   QfNMembers(qf)),
-				 errhint("Use a filter from quotientfilter_create(q, r), which keeps one table.")));
+				 errhint("Fold it into one table with quotientfilter_resize(filter, q) first (its fingerprints are cut to the shortest member's length), or use quotientfilter_create(q, r) for a filter that keeps one table.")));
 }
 
 /* Check a raw fingerprint given by a user against the filter's length */
@@ -1383,6 +1387,104 @@ QfMerge(const QuotientFilter *a, const QuotientFilter *b)
 	}
 	QfBuilderFinish(&bld);
 	res->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+	return res;
+}
+
+/*
+ * The shortest fingerprint length among a filter's members; *member is
+ * set to the first member that has it
+ */
+static int
+QfShortestP(const QuotientFilter *qf, int *member)
+{
+	int			n = QfNMembers(qf),
+				j,
+				best = QF_MAX_P + 1;
+	const QuotientFilter *m = qf;
+
+	*member = 0;
+	for (j = 0; j < n; j++)
+	{
+		if (j > 0)
+			m = QfNextMember(m);
+		if (m->q + m->r < best)
+		{
+			best = m->q + m->r;
+			*member = j;
+		}
+	}
+	return best;
+}
+
+/* The smallest q (at least QF_MIN_Q) whose 2^q slots hold n entries */
+static int
+QfQuotientToHold(uint64 n)
+{
+	int			q = QF_MIN_Q;
+
+	while (q < 64 && (UINT64CONST(1) << q) < n)
+		q++;
+	return q;
+}
+
+/*
+ * Fold the members of a chain into one table of 2^q slots with p-bit
+ * fingerprints, p at most every member's length: member j's fingerprints
+ * are cut to their top p bits (the top p bits of the same hash, so every
+ * element keeps an entry that matches it) and the ascending streams of all
+ * members are merged into the linear build.  The result is a growing
+ * filter of one member with qf's seed and insert count; the caller has
+ * checked that q < p and that the entries fit in 2^q slots.
+ */
+static QuotientFilter *
+QfFold(const QuotientFilter *qf, int q, int p)
+{
+	int			nm = QfNMembers(qf),
+				j;
+	QfTable    *t = palloc(sizeof(QfTable) * nm);
+	QfIter	   *it = palloc(sizeof(QfIter) * nm);
+	uint64	   *cur = palloc(sizeof(uint64) * nm);
+	int		   *shift = palloc(sizeof(int) * nm);
+	bool	   *has = palloc(sizeof(bool) * nm);
+	QuotientFilter *res = QfNew(q, p - q, BfGet64(qf->hdr.seed));
+	QfBuilder	b;
+
+	res->hdr.ninserts = qf->hdr.ninserts;
+	QfSetMembersField(res, 1);
+	for (j = 0; j < nm; j++)
+	{
+		const QuotientFilter *m = QfMember(qf, j);
+
+		Assert(m->q + m->r >= p);
+		shift[j] = m->q + m->r - p;
+		QfOpen(&t[j], m);
+		QfIterInit(&it[j], &t[j]);
+		has[j] = QfIterNext(&it[j], &cur[j]);
+	}
+	QfBuilderInit(&b, res);
+	for (;;)
+	{
+		int			best = -1;
+		uint64		bf = 0;
+
+		/* the smallest cut fingerprint at the heads of the streams */
+		for (j = 0; j < nm; j++)
+			if (has[j] && (best < 0 || (cur[j] >> shift[j]) < bf))
+			{
+				best = j;
+				bf = cur[j] >> shift[j];
+			}
+		if (best < 0)
+			break;
+		QfBuilderAdd(&b, bf);
+		has[best] = QfIterNext(&it[best], &cur[best]);
+	}
+	QfBuilderFinish(&b);
+	pfree(t);
+	pfree(it);
+	pfree(cur);
+	pfree(shift);
+	pfree(has);
 	return res;
 }
 
@@ -2048,27 +2150,54 @@ quotientfilter_union(PG_FUNCTION_ARGS)
 /*
  * quotientfilter_resize(quotientfilter, q integer) RETURNS quotientfilter
  *		The same fingerprints in a table of 2^q slots: bits move between
- *		quotient and remainder, nothing is rehashed.
+ *		quotient and remainder, nothing is rehashed.  A chain of several
+ *		members is folded into one table of the shortest member's fingerprint
+ *		length (QfFold): every element is kept, the rate becomes that of the
+ *		entries at that length, and the result grows by members again.
  */
 Datum
 quotientfilter_resize(PG_FUNCTION_ARGS)
 {
 	QuotientFilter *qf = QfGetArg(fcinfo, 0);
 	int32		q = PG_GETARG_INT32(1);
-	int			p = qf->q + qf->r;
-	uint64		n = QfEntries(qf);
+	int			nm = QfNMembers(qf);
+	int			shortest = 0;
+	int			p = nm > 1 ? QfShortestP(qf, &shortest) : qf->q + qf->r;
+	uint64		n = QfTotalEntries(qf);
 
-	if (QfNMembers(qf) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot resize a quotientfilter of %d members", QfNMembers(qf)),
-				 errdetail("A grown filter is a chain of tables with fingerprints of different lengths; each has the size its growth gave it."),
-				 errhint("Only a filter of one table can be resized (the text form shows members=N); rebuild this one with a larger capacity instead.")));
 	if (q < QF_MIN_Q)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of quotient bits q must be at least %d", QF_MIN_Q),
 				 errdetail("q = %d was given.", q)));
+	if (nm > 1)
+	{
+		int			minq = QfQuotientToHold(n);
+
+		if (minq > p - QF_MIN_R)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("cannot fold a quotientfilter of %d members into one table", nm),
+					 errdetail("One table keeps the shortest fingerprints, the %d bits of member %d, so it has at most 2^%d slots, and the " UINT64_FORMAT " entries need 2^%d.",
+							   p, shortest, p - QF_MIN_R, n, minq),
+					 errhint("Keep the chain as it is, or rebuild the filter from the data with quotientfilter_agg(x, capacity, fpr) and a capacity of at least " UINT64_FORMAT ".",
+							 n)));
+		if (q > p - QF_MIN_R)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot resize quotientfilter to q = %d: no remainder bits left to move", q),
+					 errdetail("Resizing folds the %d members into one table with the shortest fingerprints, the %d bits of member %d, so q can be at most %d (leaving %d remainder bit).",
+							   nm, p, shortest, p - QF_MIN_R, QF_MIN_R),
+					 errhint("Choose q between %d and %d.", minq, p - QF_MIN_R)));
+		if (q < minq)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot shrink quotientfilter to q = %d: " UINT64_FORMAT " entries do not fit in %llu slots",
+							q, n, (unsigned long long) (UINT64CONST(1) << q)),
+					 errdetail("The %d members hold " UINT64_FORMAT " entries in all.", nm, n),
+					 errhint("Choose q between %d and %d.", minq, p - QF_MIN_R)));
+		PG_RETURN_POINTER(QfFold(qf, q, p));
+	}
 	if (q > p - QF_MIN_R)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -2282,7 +2411,10 @@ quotientfilter_hash_extended(PG_FUNCTION_ARGS)
 
 /*
  * quotientfilter_cardinality(quotientfilter) RETURNS bigint
- *		The exact number of stored fingerprints, summed over the members.
+ *		The exact number of stored fingerprints (entries), summed over the
+ *		members: the size of the multiset, so an element added twice counts
+ *		twice whether its two copies are in one member or in two, and the
+ *		count is additive under | and unchanged by a resize or fold.
  */
 Datum
 quotientfilter_cardinality(PG_FUNCTION_ARGS)
