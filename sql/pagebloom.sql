@@ -453,6 +453,39 @@ SELECT q, pb_compare(q) FROM (VALUES
 	('SELECT * FROM pbrow WHERE b = 10')
 ) v(q);
 SELECT pagebloom_verify('pbrow_idx');
+-- two keys of which the first (fewest values, ties in index order) matches
+-- half the rows: the second key's row map keeps only the rows matching both
+CREATE TABLE pbhalf (k int, id int);
+INSERT INTO pbhalf SELECT g % 2, g FROM generate_series(1, 50000) g;
+CREATE INDEX pbhalf_idx ON pbhalf USING pagebloom (k, id);
+SELECT pb_compare('SELECT * FROM pbhalf WHERE k = 0 AND id = 5000') AS both_keys,
+	pb_heap_blocks('SELECT * FROM pbhalf WHERE k = 0 AND id = 5000') AS rows_of_both;
+-- a table of 300 pages or more whose sampled pages hold no row (all deleted,
+-- not truncated): the row map's slots come from the tuple width
+CREATE TABLE pbgone (a int, b int) WITH (vacuum_truncate = false);
+INSERT INTO pbgone SELECT g, g FROM generate_series(1, 80000) g;
+DELETE FROM pbgone;
+VACUUM pbgone;
+CREATE INDEX pbgone_idx ON pbgone USING pagebloom (a, b);
+INSERT INTO pbgone VALUES (7, 8);
+SELECT pages_per_range > 1 AS row_map_ranges, pagebloom_verify('pbgone_idx') AS verified,
+	pb_compare('SELECT * FROM pbgone WHERE a = 7') AS found
+FROM pagebloom_info('pbgone_idx');
+DROP TABLE pbhalf, pbgone;
+-- a build holds a segment's row map in memory: at most 8192 pages (64 MB),
+-- so 32 columns take at most 256 ranges per segment (255-bit blocks or larger)
+CREATE TABLE pbwide32 AS SELECT g AS c1, g AS c2, g AS c3, g AS c4, g AS c5, g AS c6, g AS c7, g AS c8,
+	g AS c9, g AS c10, g AS c11, g AS c12, g AS c13, g AS c14, g AS c15, g AS c16, g AS c17, g AS c18,
+	g AS c19, g AS c20, g AS c21, g AS c22, g AS c23, g AS c24, g AS c25, g AS c26, g AS c27, g AS c28,
+	g AS c29, g AS c30, g AS c31, g AS c32 FROM generate_series(1, 1000) g;
+CREATE INDEX pbwide32_idx ON pbwide32 USING pagebloom (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12,
+	c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32)
+	WITH (block_bits = 63);
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbwide32_idx ON pbwide32 USING pagebloom (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12,
+	c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32);
+SELECT ranges_per_segment <= 256 AS bounded, pagebloom_verify('pbwide32_idx') FROM pagebloom_info('pbwide32_idx');
+DROP TABLE pbwide32;
 -- row_map = off: whole heap pages, one heap page per range
 CREATE INDEX pbrow_lossy ON pbrow USING pagebloom (a, b) WITH (row_map = off);
 DROP INDEX pbrow_idx;

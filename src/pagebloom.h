@@ -246,7 +246,8 @@ extern void PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
 extern void PbCheckMetaPage(Relation index, Page page);
 extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
 extern uint32 PbChooseRowWords(double nranges, double nvalues, double falseCost,
-							   double target, bool rowmap, double *costp);
+							   double target, bool rowmap, uint32 maxRowWords,
+							   double *costp);
 extern double PbFalseRangeCost(bool rowmap, double ppr, double rows);
 extern BlockNumber PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range);
 extern void PbEnsureRange(Relation index, PageBloomState *state, uint64 range);

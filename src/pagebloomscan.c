@@ -234,6 +234,8 @@ PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 
 /* fingerprints tested four slots at a time; more go through a bitmap */
 #define PB_SWAR_MAX_FPS		8
+/* first-key matches in a range from which the other keys' row maps filter */
+#define PB_MAP_FILTER_MIN_ROWS	3
 
 /*
  * The slots in [start, end) of a row map page that hold one of the
@@ -241,11 +243,12 @@ PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
  * PB_SWAR_MAX_FPS fingerprints, four slots are tested at once (SWAR: a
  * 16-bit lane of x ^ fp is zero where the slot matches; the test may flag a
  * lane next to a matching one, so flagged words are checked slot by slot);
- * more (a long = ANY list) are looked up in a bitmap of all 65536 values.
+ * more (a long = ANY list) are looked up in set, a bitmap of all 65536 values
+ * (the scan's, all clear before and after).
  */
 static int
 PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
-			 const uint16 *fps, int nfps, uint32 *out)
+			 const uint16 *fps, int nfps, uint64 *set, uint32 *out)
 {
 	const uint64 *words = (const uint64 *) slots;
 	const uint64 ones = UINT64CONST(0x0001000100010001);
@@ -258,14 +261,14 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 
 	if (nfps > PB_SWAR_MAX_FPS)
 	{
-		uint64	   *set = palloc0(sizeof(uint64) * (65536 / 64));
-
+		/* set: 65536 bits, all clear, and left clear */
 		for (j = 0; j < nfps; j++)
 			set[fps[j] / 64] |= UINT64CONST(1) << (fps[j] % 64);
 		for (i = start; i < end; i++)
 			if (slots[i] != 0 && (set[slots[i] / 64] & (UINT64CONST(1) << (slots[i] % 64))))
 				out[n++] = i;
-		pfree(set);
+		for (j = 0; j < nfps; j++)
+			set[fps[j] / 64] = 0;
 		return n;
 	}
 
@@ -329,18 +332,18 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 
 /*
  * Add the rows of one candidate range that the row map says may hold one of
- * the fingerprints fps (of the first key's column attno): exact TIDs, to be
- * rechecked; heap pages with rows past the row map's slots, and a range
+ * the fingerprints fps (of the first key's column) and, when several do, the
+ * other keys' values too: exact TIDs, to be rechecked; heap pages with rows past the row map's slots, and a range
  * whose row map page is missing (never in practice), go in whole as lossy
  * pages.  Returns the number of TIDs added (ten per lossy page).
  */
 static int64
 PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm,
 			   BlockNumber indexBlocks, uint32 segment, uint32 rangebit,
-			   uint64 range, BlockNumber heapBlocks, int attno,
-			   const uint16 *fps, int nfps)
+			   uint64 range, BlockNumber heapBlocks, PbScanOpaque so,
+			   const uint16 *fps, int nfps, uint64 *set)
 {
-	BlockNumber blkno = PbMapBlkno(meta, segment, rangebit, attno);
+	BlockNumber blkno = PbMapBlkno(meta, segment, rangebit, so->keys[0].attno);
 	uint64		first = range * meta->pagesPerRange;
 	uint64		last = Min(first + meta->pagesPerRange, (uint64) heapBlocks);
 	uint32		nslots = meta->rowSlots;
@@ -353,6 +356,7 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 	int64		ntids = 0;
 	uint64		p;
 	int			i;
+	int			k;
 	Buffer		buf;
 	Page		page;
 
@@ -371,18 +375,16 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 	overflow = PbMapGetOverflow(page);
 	/* the range's heap pages have consecutive slots */
 	nmatch = PbMapMatches(PbMapGetSlots(page), hfirst * nslots,
-						  (hfirst + (uint32) (last - first)) * nslots, fps, nfps, match);
-	for (i = 0; i < nmatch; i++)
+						  (hfirst + (uint32) (last - first)) * nslots, fps, nfps, set, match);
+	/* rows of lossy heap pages are added whole, below */
+	for (i = 0, k = 0; i < nmatch; i++)
 	{
 		uint32		hidx = match[i] / nslots;
 
-		if (overflow[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
-			continue;			/* added whole below */
-		/* ItemPointerSet evaluates its pointer more than once */
-		ItemPointerSet(&tids[n], (BlockNumber) (first + (hidx - hfirst)),
-					   (OffsetNumber) (match[i] % nslots + 1));
-		n++;
+		if (!(overflow[hidx / 64] & (UINT64CONST(1) << (hidx % 64))))
+			match[k++] = match[i];
 	}
+	nmatch = k;
 	for (p = first; p < last; p++)
 	{
 		uint32		hidx = hfirst + (uint32) (p - first);
@@ -394,6 +396,53 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 		}
 	}
 	UnlockReleaseBuffer(buf);
+
+	/*
+	 * Several rows match the first key: the other keys' row map pages (of a
+	 * few values each) keep only the rows whose fingerprints match them too.
+	 * All columns' slots of a row are written by its insert, before it can
+	 * commit.
+	 */
+	for (k = 1; k < so->nkeys && nmatch >= PB_MAP_FILTER_MIN_ROWS; k++)
+	{
+		PbScanKey  *key = &so->keys[k];
+		BlockNumber kblk = PbMapBlkno(meta, segment, rangebit, key->attno);
+		int			kept = 0;
+
+		if (key->nhashes > PB_SWAR_MAX_FPS || kblk >= indexBlocks)
+			continue;
+		buf = ReadBuffer(index, kblk);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page))
+		{
+			const uint16 *slots = PbMapGetSlots(page);
+
+			for (i = 0; i < nmatch; i++)
+			{
+				int			j;
+
+				for (j = 0; j < key->nhashes; j++)
+					if (slots[match[i]] == key->fps[j])
+					{
+						match[kept++] = match[i];
+						break;
+					}
+			}
+			nmatch = kept;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+
+	for (i = 0; i < nmatch; i++)
+	{
+		uint32		hidx = match[i] / nslots;
+
+		/* ItemPointerSet evaluates its pointer more than once */
+		ItemPointerSet(&tids[n], (BlockNumber) (first + (hidx - hfirst)),
+					   (OffsetNumber) (match[i] % nslots + 1));
+		n++;
+	}
 	if (n > 0)
 		tbm_add_tuples(tbm, tids, n, true);
 	return ntids + n;
@@ -424,6 +473,7 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	bool		rowmap = meta->rowSlots > 0;
 	uint64	   *hcand = NULL;
 	uint16	   *fps = NULL;
+	uint64	   *fpset = NULL;
 
 	pgstat_count_index_scan(index);
 	if (so->nomatch)
@@ -461,6 +511,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		/* the candidates of each value of the first key, and its fingerprints */
 		hcand = palloc(sizeof(uint64) * PB_MAX_ROW_WORDS * so->keys[0].nhashes);
 		fps = palloc(sizeof(uint16) * so->keys[0].nhashes);
+		if (so->keys[0].nhashes > PB_SWAR_MAX_FPS)
+			fpset = palloc0(sizeof(uint64) * (65536 / 64));
 	}
 
 	for (s = 0; s < nsegs; s++)
@@ -551,8 +603,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 					if (hcand[j * PB_MAX_ROW_WORDS + w] & (UINT64CONST(1) << bit))
 						fps[nfps++] = key0->fps[j];
 				ntids += PbAddRangeRows(index, meta, tbm, indexBlocks, (uint32) s,
-										rangebit, range, heapBlocks, key0->attno,
-										fps, nfps);
+										rangebit, range, heapBlocks, so,
+										fps, nfps, fpset);
 			}
 		}
 	}
@@ -560,6 +612,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 		pfree(hcand);
 	if (fps)
 		pfree(fps);
+	if (fpset)
+		pfree(fpset);
 	return ntids;
 }
 

@@ -372,13 +372,13 @@ PbFalseRangeCost(bool rowmap, double ppr, double rows)
  */
 uint32
 PbChooseRowWords(double nranges, double nvalues, double falseCost,
-				 double target, bool rowmap, double *costp)
+				 double target, bool rowmap, uint32 maxRowWords, double *costp)
 {
-	uint32		best = PB_DEFAULT_ROW_WORDS;
+	uint32		best = Min(PB_DEFAULT_ROW_WORDS, maxRowWords);
 	double		bestCost = -1;
 	uint32		rw;
 
-	for (rw = PB_MIN_ROW_WORDS; rw <= PB_MAX_ROW_WORDS; rw *= 2)
+	for (rw = PB_MIN_ROW_WORDS; rw <= maxRowWords; rw *= 2)
 	{
 		int			bb = PB_BLOCK_BITS_FOR(rw);
 		double		n = Max(nranges, 1.0);
@@ -598,6 +598,28 @@ PbMeasureDensity(Relation heap, BlockNumber *usedPages, int *maxOffset)
 }
 
 /*
+ * The widest row (most ranges per segment) whose row map pages of ncols
+ * columns, with ranges of ppr heap pages (0: not chosen yet, one range per
+ * row map page) of slots rows, stay within PB_MAX_NBLOCKS pages per segment:
+ * a build holds a segment's row map in memory
+ */
+static uint32
+PbMaxRowWordsForMap(int ncols, int ppr, int slots)
+{
+	uint32		rpm = 1;
+	uint32		rw;
+
+	if (slots <= 0)
+		return PB_MAX_ROW_WORDS;
+	if (ppr > 0)
+		rpm = Max(1, Min(PB_MAP_SLOTS / (ppr * slots), PB_MAP_MAX_HEAP_PAGES / ppr));
+	for (rw = PB_MAX_ROW_WORDS; rw > PB_MIN_ROW_WORDS; rw /= 2)
+		if ((uint64) ((rw * 64 + rpm - 1) / rpm) * ncols <= PB_MAX_NBLOCKS)
+			break;
+	return rw;
+}
+
+/*
  * Choose the parameters of a new index from its reloptions and the table:
  * rows per range from the table's density (measured on its pages:
  * PbMeasureDensity; for an empty table the planner's estimate from the tuple
@@ -633,6 +655,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	uint32		nblocks;
 	double		nranges;
 	uint32		rowwords;
+	uint32		maxrw;
 	int			blockbits;
 	bool		capped = false;
 	int			c;
@@ -667,10 +690,11 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		/*
 		 * A table of fewer pages than the density sample may grow into pages
 		 * fuller than any it has now: at least a quarter more rows than its
-		 * tuple width fits on a page
+		 * tuple width fits on a page; so does a table whose sampled pages
+		 * hold no rows
 		 */
 		slots = maxOffset > 0 ? maxOffset + maxOffset / 64 + 1 : 0;
-		if (usedPages < PB_DENSITY_SAMPLE)
+		if (usedPages < PB_DENSITY_SAMPLE || maxOffset == 0)
 		{
 			int32		width = get_rel_data_width(heap, NULL);
 			double		fit = (BLCKSZ - SizeOfPageHeaderData) /
@@ -679,12 +703,18 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 			slots = Max(slots, (int) ceil(fit * 1.25) + 1);
 		}
 		slots = Min(slots, MaxHeapTuplesPerPage);
-		if (ppr > PB_MAP_MAX_HEAP_PAGES)
-			slots = 0;			/* ranges too large for a row map page */
+		/*
+		 * An explicit pages_per_range caps the slots at what fits on a row
+		 * map page; ranges too large for even half the rows leave no row map
+		 * (every heap page would be lossy anyway)
+		 */
+		if (ppr > PB_MAP_MAX_HEAP_PAGES ||
+			(ppr > 0 && PB_MAP_SLOTS / ppr < slots / 2))
+			slots = 0;
 		else if (ppr > 0)
 			slots = Min(slots, PB_MAP_SLOTS / ppr);
 	}
-	else if (ppr == 0)
+	if (slots == 0 && ppr == 0)
 		ppr = PB_DEFAULT_PAGES_PER_RANGE;
 
 	/*
@@ -701,11 +731,11 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	 * row map page empty); a table a little over a segment gets ranges a
 	 * little larger and fits.
 	 */
+	maxrw = PbMaxRowWordsForMap(ncols, ppr, slots);
 	if (slots > 0 && ppr == 0)
 	{
 		int			pprmax = Max(1, Min(PB_MAP_SLOTS / slots, PB_MAP_MAX_HEAP_PAGES));
 		double		bestCost = -1;
-
 		uint32		rw;
 
 		/*
@@ -731,7 +761,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 			nr = ceil((double) usedPages / p);
 			(void) PbChooseRowWords(nr, density * p * ncols,
 									PbFalseRangeCost(true, p, density * p),
-									target, true, &cost);
+									target, true, maxrw, &cost);
 			cost += PB_COST_BIT_PER_KEY * 16.0 * PB_MAP_SLOTS / (p * density);
 			if (bestCost < 0 || cost < bestCost)
 			{
@@ -742,6 +772,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		if (ppr == 0)
 			ppr = pprmax;
 	}
+	maxrw = PbMaxRowWordsForMap(ncols, ppr, slots);
 	nvalues = density * ppr * ncols;
 	nranges = ceil((double) usedPages / ppr);
 	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
@@ -749,7 +780,16 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	else
 		rowwords = PbChooseRowWords(nranges, nvalues,
 									PbFalseRangeCost(slots > 0, ppr, density * ppr),
-									target, slots > 0, NULL);
+									target, slots > 0, maxrw, NULL);
+	if (slots > 0 && rowwords > maxrw)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("block_bits %d of index \"%s\" needs too much memory for the row map of %d columns",
+						(int) PB_BLOCK_BITS_FOR(rowwords), RelationGetRelationName(index), ncols),
+				 errdetail("A segment of %d ranges would keep more than %d row map pages (%d MB) in memory while the index is built.",
+						   (int) rowwords * 64, PB_MAX_NBLOCKS,
+						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
+				 errhint("Use larger block_bits (fewer ranges per segment), or row_map = off.")));
 	blockbits = PB_BLOCK_BITS_FOR(rowwords);
 
 	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
@@ -1112,12 +1152,24 @@ PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows)
 BlockNumber
 PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range)
 {
-	uint32		segment = (uint32) (range / PbRangesPerSegment(meta));
-	uint32		rangebit = (uint32) (range % PbRangesPerSegment(meta));
+	uint64		segment = range / PbRangesPerSegment(meta);
+	uint64		rangebit = range % PbRangesPerSegment(meta);
+	uint64		need;
 
 	if (meta->rowSlots == 0)
-		return PbSliceBlkno(meta, segment + 1, 0);
-	return PbMapBlkno(meta, segment, rangebit, (int) meta->ncols - 1) + 1;
+		need = 1 + (segment + 1) * PbSegmentPages(meta);
+	else
+		need = 1 + segment * PbSegmentPages(meta) + meta->nblocks +
+			(rangebit / PbMapRangesPerPage(meta)) * meta->ncols + meta->ncols;
+	/* block numbers are computed as 32 bits: never let them wrap */
+	if (need > MaxBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("pagebloom index would need more than %u blocks", MaxBlockNumber),
+				 errdetail("Range " UINT64_FORMAT " of the table needs index block " UINT64_FORMAT ".",
+						   range, need - 1),
+				 errhint("Use larger pages_per_range, or row_map = off.")));
+	return (BlockNumber) need;
 }
 
 /*
