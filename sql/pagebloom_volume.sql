@@ -149,32 +149,17 @@ BEGIN
 END $$;
 CREATE TEMP TABLE pbv_bb (block_bits int, probes bigint, mismatches bigint, verified bigint,
 	measured float8, design float8, bits bigint);
-CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (block_bits = 63, fpr = 0.002, row_map = off);
-INSERT INTO pbv_bb SELECT 63, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
-	pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
-FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
-DROP INDEX pbv_bb_idx;
-CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (block_bits = 127, fpr = 0.002, row_map = off);
-INSERT INTO pbv_bb SELECT 127, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
-	pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
-FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
-DROP INDEX pbv_bb_idx;
-CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (block_bits = 255, fpr = 0.002, row_map = off);
-INSERT INTO pbv_bb SELECT 255, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
-	pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
-FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
-DROP INDEX pbv_bb_idx;
-CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (block_bits = 510, fpr = 0.002, row_map = off);
-INSERT INTO pbv_bb SELECT 510, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
-	pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
-FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
-DROP INDEX pbv_bb_idx;
-CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (block_bits = 1020, fpr = 0.002, row_map = off);
-INSERT INTO pbv_bb SELECT 1020, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
-	pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
-FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
-SELECT block_bits, ranges_per_segment, signature_bits > 0 AS sized FROM pagebloom_info('pbv_bb_idx');
-DROP INDEX pbv_bb_idx;
+-- one index per block size, measured and dropped
+CREATE FUNCTION pbv_bb_measure(bb int) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('CREATE INDEX pbv_bb_idx ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6)
+		WITH (block_bits = %s, fpr = 0.002, row_map = off)', bb);
+	INSERT INTO pbv_bb SELECT bb, m.probes, m.mismatches, pagebloom_verify('pbv_bb_idx'),
+		pbv_lossy_pages()::float8 / (1000 * i.ranges), i.design_fpr, i.signature_bits
+	FROM pbv_mismatches() m, pagebloom_info('pbv_bb_idx') i;
+	DROP INDEX pbv_bb_idx;
+END $$;
+SELECT pbv_bb_measure(bb) FROM unnest('{63,127,255,510,1020}'::int[]) bb;
 SELECT block_bits, probes, mismatches, verified = (SELECT count(*) FROM pbv) AS all_keys_set,
 	measured BETWEEN 0.4 * design AND 2.0 * design AS rate_near_design, design <= 0.002 AS design_meets_target
 FROM pbv_bb ORDER BY block_bits;
@@ -292,4 +277,4 @@ SELECT pagebloom_verify('pbv_idx');
 SELECT * FROM pbv_mismatches();
 
 DROP TABLE pbv, pbv_probe, pbl;
-DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_truth(), pb_plan(text);
+DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_truth(), pb_plan(text), pbv_bb_measure(int);

@@ -961,35 +961,27 @@ PbInitMetaPage(Page page, const PageBloomMetaPageData *meta)
 	((PageHeader) page)->pd_lower += sizeof(PageBloomMetaPageData);
 }
 
-/* Initialize an all-zero slice page */
-void
-PbInitSlicePage(Page page, uint32 segment, uint32 block)
+/* Initialize an all-zero data page (slice or row map) of a segment */
+static void
+PbInitDataPage(Page page, uint16 flags, uint32 segment, uint32 block)
 {
 	PageBloomPageOpaque opaque;
 
 	PageInit(page, BLCKSZ, sizeof(PageBloomPageOpaqueData));
 	opaque = PageBloomPageGetOpaque(page);
-	opaque->flags = PB_SLICE;
+	opaque->flags = flags;
 	opaque->block = (uint16) block;
 	opaque->segment = segment;
-	/* the bit rows fill the page up to the special space */
+	/* the data fills the page up to the special space */
 	((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
 	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
 }
 
-/* Initialize an empty row map page (no rows, no overflow) */
-static void
-PbInitMapPage(Page page, uint32 segment, uint32 block)
+/* Initialize an all-zero slice page */
+void
+PbInitSlicePage(Page page, uint32 segment, uint32 block)
 {
-	PageBloomPageOpaque opaque;
-
-	PageInit(page, BLCKSZ, sizeof(PageBloomPageOpaqueData));
-	opaque = PageBloomPageGetOpaque(page);
-	opaque->flags = PB_MAP;
-	opaque->block = (uint16) block;
-	opaque->segment = segment;
-	((PageHeader) page)->pd_lower = ((PageHeader) page)->pd_upper;
-	memset(PageBloomPageGetWords(page), 0, PB_PAGE_WORDS * sizeof(uint64));
+	PbInitDataPage(page, PB_SLICE, segment, block);
 }
 
 /*
@@ -1007,7 +999,7 @@ PbInitSegmentPage(Page page, const PageBloomMetaPageData *meta, BlockNumber blkn
 	if (pos < meta->nblocks)
 		PbInitSlicePage(page, segment, pos);
 	else
-		PbInitMapPage(page, segment, pos - meta->nblocks);
+		PbInitDataPage(page, PB_MAP, segment, pos - meta->nblocks);
 }
 
 /* Are the per-column bits per key all in 1 .. PB_MAX_K? */
