@@ -241,8 +241,6 @@ extern void PbInitMetaPage(Page page, const PageBloomMetaPageData *meta);
 extern void PbInitSlicePage(Page page, uint32 segment, uint32 block);
 extern void PbInitSegmentPage(Page page, const PageBloomMetaPageData *meta,
 							  BlockNumber blkno);
-extern void PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
-						const uint64 *hashes);
 extern void PbCheckMetaPage(Relation index, Page page);
 extern int	PbKeyRows(const PageBloomMetaPageData *meta, int attno, uint64 h, uint16 *rows);
 extern uint32 PbChooseRowWords(double nranges, double nvalues, double falseCost,
@@ -252,7 +250,8 @@ extern double PbFalseRangeCost(bool rowmap, double ppr, double rows);
 extern BlockNumber PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range);
 extern void PbEnsureRange(Relation index, PageBloomState *state, uint64 range);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
-					  uint32 rangebit, const uint64 *hashes, int nhashes);
+					  uint32 rangebit, const uint64 *hashes, int nhashes,
+					  ItemPointer tid);
 extern void PbHashTuple(PageBloomState *state, Datum *values, bool *isnull,
 						uint64 *hashes);
 

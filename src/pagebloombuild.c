@@ -233,9 +233,7 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 	{
 		/* an earlier segment, already written: set the bits in place */
 		PbEnsureRange(index, state, range);
-		PbSetKeys(index, state, segment, rangebit, hashes, state->natts);
-		if (meta->rowSlots > 0)
-			PbSetRowMap(index, state, tid, hashes);
+		PbSetKeys(index, state, segment, rangebit, hashes, state->natts, tid);
 	}
 	else
 	{

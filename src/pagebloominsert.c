@@ -10,8 +10,8 @@
  * column key is updated, pages locked in block order, up to four per generic
  * WAL record (PbSetKeys); a page that already has all the bits is only read.
  * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
- * each other.  With a row map, the tuple's fingerprints then go into the row
- * map page of each column (PbSetRowMap).  The insert holds its segment's lock in shared mode, which only
+ * each other.  With a row map, the tuple's fingerprints go into the row map
+ * page of each column in the same pass (PbSetKeys).  The insert holds its segment's lock in shared mode, which only
  * a re-summarization of that segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert: the new version is on the
  * same page (same range) with the same indexed values.
  */
@@ -38,9 +38,7 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	PbEnsureRange(index, state, range);
 	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);
 	PbSetKeys(index, state, segment, range % PbRangesPerSegment(meta),
-			  hashes, state->natts);
-	if (meta->rowSlots > 0)
-		PbSetRowMap(index, state, ht_ctid, hashes);
+			  hashes, state->natts, ht_ctid);
 	PbUnlockSegment(index, segment, PB_SEGLOCK_INSERT);
 	return false;
 }

@@ -1206,9 +1206,37 @@ PbEnsureRange(Relation index, PageBloomState *state, uint64 range)
 typedef struct PbPendingKey
 {
 	BlockNumber blkno;
-	int			nrows;
+	int			nrows;			/* slice page: rows of the key; -1: row map */
 	uint16		rows[PB_MAX_K];
+	uint16		fp;				/* row map: the fingerprint */
 } PbPendingKey;
+
+/*
+ * The word of a row map page (index into its words) that a row's entry
+ * changes, and the word's new value: its slot's 16-bit lane set to fp, or,
+ * past the slots, its heap page's overflow bit
+ */
+static inline uint32
+PbMapEntryWord(const PageBloomMetaPageData *meta, const uint64 *words,
+			   uint32 hidx, OffsetNumber off, uint16 fp, uint64 *newval)
+{
+	if (off > meta->rowSlots)
+	{
+		*newval = words[hidx / 64] | (UINT64CONST(1) << (hidx % 64));
+		return hidx / 64;
+	}
+	else
+	{
+		uint32		slot = hidx * meta->rowSlots + (off - 1);
+		uint32		wi = PB_MAP_OVERFLOW_WORDS + slot / 4;
+		uint64		w = words[wi];
+
+		/* the lane in memory order, as the page's uint16 slots see it */
+		memcpy((char *) &w + (slot % 4) * sizeof(uint16), &fp, sizeof(uint16));
+		*newval = w;
+		return wi;
+	}
+}
 
 /* qsort comparator: by block number */
 static int
@@ -1234,8 +1262,10 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
 }
 
 /*
- * Set the bits of some keys for one range (bit rangebit of segment segment).
- * The segment must exist (PbEnsureRange).
+ * Set the bits of some keys for one range (bit rangebit of segment segment)
+ * and, given the heap tuple's tid and a row map, its row map entries (one
+ * page per column, after the slice pages in block order: one pass, up to
+ * four pages per record).  The pages must exist (PbEnsureRange).
  *
  * The WAL record is a generic WAL record (RM_GENERIC_ID, replayed by
  * PostgreSQL's generic_redo) written directly: since we know exactly which
@@ -1246,22 +1276,40 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
  */
 void
 PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
-		  uint32 rangebit, const uint64 *hashes, int nhashes)
+		  uint32 rangebit, const uint64 *hashes, int nhashes, ItemPointer tid)
 {
 	const PageBloomMetaPageData *meta = &state->meta;
-	PbPendingKey keys[INDEX_MAX_KEYS];
+	PbPendingKey keys[2 * INDEX_MAX_KEYS];
 	uint32		word = rangebit / 64;
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
 	bool		needwal = RelationNeedsWAL(index);
+	uint32		hidx = 0;
+	OffsetNumber off = 0;
+	int			nkeys = 0;
 	int			i;
 
 	Assert(nhashes <= INDEX_MAX_KEYS);
 	for (i = 0; i < nhashes; i++)
 	{
-		keys[i].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, hashes[i]));
-		keys[i].nrows = PbKeyRows(meta, i, hashes[i], keys[i].rows);
+		keys[nkeys].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, hashes[i]));
+		keys[nkeys].nrows = PbKeyRows(meta, i, hashes[i], keys[nkeys].rows);
+		nkeys++;
 	}
-	qsort(keys, nhashes, sizeof(PbPendingKey), PbPendingKeyCmp);
+	/* the row map entries of the tuple: one page per column, after the slices */
+	if (tid != NULL && meta->rowSlots > 0)
+	{
+		hidx = PbMapHeapIndex(meta, ItemPointerGetBlockNumber(tid));
+		off = ItemPointerGetOffsetNumber(tid);
+		for (i = 0; i < nhashes; i++)
+		{
+			keys[nkeys].blkno = PbMapBlkno(meta, segment, rangebit, i);
+			keys[nkeys].nrows = -1;
+			keys[nkeys].fp = PbRowFingerprint(hashes[i]);
+			nkeys++;
+		}
+	}
+	qsort(keys, nkeys, sizeof(PbPendingKey), PbPendingKeyCmp);
+	nhashes = nkeys;
 
 	i = 0;
 	while (i < nhashes)
@@ -1298,6 +1346,19 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 			{
 				int			r;
 
+				if (keys[i].nrows < 0 && !isnew[nbufs])
+				{
+					uint64		nv;
+					uint16		idx = (uint16) PbMapEntryWord(meta, words, hidx, off,
+															  keys[i].fp, &nv);
+
+					if (nv != words[idx])
+					{
+						widx[nbufs][nchanged[nbufs]] = idx;
+						wval[nbufs][nchanged[nbufs]] = nv;
+						nchanged[nbufs]++;
+					}
+				}
 				for (r = 0; r < keys[i].nrows && !isnew[nbufs]; r++)
 				{
 					uint16		idx = keys[i].rows[r] * meta->rowWords + word;
@@ -1365,6 +1426,14 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					{
 						int			r;
 
+						if (keys[j].nrows < 0)
+						{
+							uint64		nv;
+							uint32		idx = PbMapEntryWord(meta, words, hidx, off,
+															 keys[j].fp, &nv);
+
+							words[idx] = nv;
+						}
 						for (r = 0; r < keys[j].nrows; r++)
 							words[keys[j].rows[r] * meta->rowWords + word] |= mask;
 					}
@@ -1391,128 +1460,6 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 				lsn = XLogInsert(RM_GENERIC_ID, 0);
 				for (b = 0; b < nbufs; b++)
 					if (isnew[b] || nchanged[b] > 0)
-						PageSetLSN(BufferGetPage(bufs[b]), lsn);
-			}
-			END_CRIT_SECTION();
-		}
-		for (b = 0; b < nbufs; b++)
-			UnlockReleaseBuffer(bufs[b]);
-	}
-}
-
-/*
- * Write the row map entries of one heap tuple (tid) whose keys are hashes:
- * on the row map page of each column, the fingerprint in the tuple's slot,
- * or, past rowSlots, the heap page's overflow bit.  Its pages must exist
- * (PbEnsureRange).
- * Pages are locked in block order (columns ascending), up to
- * MAX_GENERIC_XLOG_PAGES per generic WAL record written directly, as
- * PbSetKeys does: one fragment per changed slot or overflow word.  A slot
- * that already holds the fingerprint is left alone; one that holds another
- * is overwritten: its line pointer was freed and reused, which a heap page
- * does only after every index was vacuumed of the old tuple.
- */
-void
-PbSetRowMap(Relation index, PageBloomState *state, ItemPointer tid,
-			const uint64 *hashes)
-{
-	const PageBloomMetaPageData *meta = &state->meta;
-	BlockNumber heapblk = ItemPointerGetBlockNumber(tid);
-	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
-	uint32		range = heapblk / meta->pagesPerRange;
-	uint32		segment = range / PbRangesPerSegment(meta);
-	uint32		rangebit = range % PbRangesPerSegment(meta);
-	uint32		hidx = PbMapHeapIndex(meta, heapblk);
-	bool		overflow = off > meta->rowSlots;
-	uint32		slot = hidx * meta->rowSlots + (off - 1);
-	bool		needwal = RelationNeedsWAL(index);
-	int			c = 0;
-
-	Assert(meta->rowSlots > 0);
-	while (c < state->natts)
-	{
-		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
-		bool		isnew[MAX_GENERIC_XLOG_PAGES];
-		bool		dirty[MAX_GENERIC_XLOG_PAGES];
-		uint16		fps[MAX_GENERIC_XLOG_PAGES];
-		char		delta[MAX_GENERIC_XLOG_PAGES][2 * sizeof(OffsetNumber) + sizeof(uint64)];
-		int			nbufs = 0;
-		bool		anydirty = false;
-		int			b;
-
-		for (; c < state->natts && nbufs < MAX_GENERIC_XLOG_PAGES; c++, nbufs++)
-		{
-			Page		page;
-
-			fps[nbufs] = PbRowFingerprint(hashes[c]);
-			bufs[nbufs] = ReadBuffer(index, PbMapBlkno(meta, segment, rangebit, c));
-			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
-			page = BufferGetPage(bufs[nbufs]);
-			isnew[nbufs] = PageIsNew(page);
-			if (isnew[nbufs])
-				dirty[nbufs] = true;
-			else if (overflow)
-				dirty[nbufs] = !(PbMapGetOverflow(page)[hidx / 64] & (UINT64CONST(1) << (hidx % 64)));
-			else
-				dirty[nbufs] = PbMapGetSlots(page)[slot] != fps[nbufs];
-			anydirty |= dirty[nbufs];
-		}
-
-		if (anydirty)
-		{
-			XLogRecPtr	lsn;
-
-			if (needwal)
-				XLogBeginInsert();
-			START_CRIT_SECTION();
-			for (b = 0; b < nbufs; b++)
-			{
-				Page		page = BufferGetPage(bufs[b]);
-				OffsetNumber doff;
-				OffsetNumber dlen;
-				char	   *ptr = delta[b];
-
-				if (!dirty[b])
-					continue;
-				if (isnew[b])
-					PbInitSegmentPage(page, meta, BufferGetBlockNumber(bufs[b]));
-				if (overflow)
-				{
-					uint64	   *w = &PbMapGetOverflow(page)[hidx / 64];
-
-					*w |= UINT64CONST(1) << (hidx % 64);
-					doff = (OffsetNumber) ((char *) w - (char *) page);
-					dlen = sizeof(uint64);
-					memcpy(ptr + 2 * sizeof(OffsetNumber), w, sizeof(uint64));
-				}
-				else
-				{
-					uint16	   *sp = &PbMapGetSlots(page)[slot];
-
-					*sp = fps[b];
-					doff = (OffsetNumber) ((char *) sp - (char *) page);
-					dlen = sizeof(uint16);
-					memcpy(ptr + 2 * sizeof(OffsetNumber), sp, sizeof(uint16));
-				}
-				memcpy(ptr, &doff, sizeof(doff));
-				memcpy(ptr + sizeof(doff), &dlen, sizeof(dlen));
-				MarkBufferDirty(bufs[b]);
-				if (needwal)
-				{
-					if (isnew[b])
-						XLogRegisterBuffer(b, bufs[b], REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
-					else
-					{
-						XLogRegisterBuffer(b, bufs[b], REGBUF_STANDARD);
-						XLogRegisterBufData(b, delta[b], 2 * sizeof(OffsetNumber) + dlen);
-					}
-				}
-			}
-			if (needwal)
-			{
-				lsn = XLogInsert(RM_GENERIC_ID, 0);
-				for (b = 0; b < nbufs; b++)
-					if (dirty[b])
 						PageSetLSN(BufferGetPage(bufs[b]), lsn);
 			}
 			END_CRIT_SECTION();
