@@ -28,6 +28,16 @@ ALTER FUNCTION @extschema@.cuckoofilter_agg_final(cuckoofilter, anynonarray, big
 -- ---------------------------------------------------------------------
 -- bloom_info gains the columns overfilled, self_sized, members and target_fpr
 -- (a new result type: drop and create)
+DROP FUNCTION @extschema@.pagebloom_info(regclass);
+CREATE FUNCTION pagebloom_info(index regclass,
+	OUT pages_per_range integer, OUT signature_bits bigint, OUT signature_blocks integer,
+	OUT block_bits integer, OUT k integer, OUT ranges_per_segment integer,
+	OUT segments bigint, OUT index_pages bigint, OUT target_fpr float8,
+	OUT design_fpr float8, OUT design_rows_per_range float8, OUT ranges bigint,
+	OUT fill_ratio float8, OUT estimated_fpr float8,
+	OUT column_k integer[], OUT column_design_fpr float8[],
+	OUT row_slots integer, OUT row_map_pages bigint)
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
 DROP FUNCTION @extschema@.bloom_info(@extschema@.bloom);
 CREATE FUNCTION bloom_info(bloom,
 	OUT format_version integer, OUT hash text, OUT seed bigint,
@@ -387,7 +397,7 @@ COMMENT ON FUNCTION @extschema@.cuckoofilter_union(@extschema@.cuckoofilter, @ex
 COMMENT ON AGGREGATE @extschema@.cuckoofilter_union_agg(@extschema@.cuckoofilter) IS 'all fingerprints of the non-null filters reinserted into the first';
 COMMENT ON FUNCTION @extschema@.cuckoofilter_union_trans(@extschema@.cuckoofilter, @extschema@.cuckoofilter) IS 'aggregate support: unions a cuckoo filter into the state of cuckoofilter_union_agg';
 COMMENT ON FUNCTION @extschema@.pagebloom_handler(internal) IS 'index access method handler of pagebloom';
-COMMENT ON FUNCTION @extschema@.pagebloom_info(index regclass, OUT pages_per_range integer, OUT signature_bits bigint, OUT signature_blocks integer, OUT block_bits integer, OUT k integer, OUT ranges_per_segment integer, OUT segments bigint, OUT index_pages bigint, OUT target_fpr double precision, OUT design_fpr double precision, OUT design_rows_per_range double precision, OUT ranges bigint, OUT fill_ratio double precision, OUT estimated_fpr double precision, OUT column_k integer[], OUT column_design_fpr double precision[]) IS 'the metapage parameters and fill: pages_per_range, signature_bits, signature_blocks, block_bits (63), k (bits per key';
+COMMENT ON FUNCTION @extschema@.pagebloom_info(index regclass, OUT pages_per_range integer, OUT signature_bits bigint, OUT signature_blocks integer, OUT block_bits integer, OUT k integer, OUT ranges_per_segment integer, OUT segments bigint, OUT index_pages bigint, OUT target_fpr double precision, OUT design_fpr double precision, OUT design_rows_per_range double precision, OUT ranges bigint, OUT fill_ratio double precision, OUT estimated_fpr double precision, OUT column_k integer[], OUT column_design_fpr double precision[], OUT row_slots integer, OUT row_map_pages bigint) IS 'the metapage parameters, signature fill and row map of a pagebloom index: ranges, blocks, bits per key, target, design and estimated rates, row slots per heap page and row map pages';
 COMMENT ON FUNCTION @extschema@.pagebloom_resummarize(index regclass, min_stale double precision) IS 'rebuilds the signatures of the ranges of which at least min_stale of the set bits belong to no tuple any more (rows deleted or updated away, then vacuumed: a dead row''s bits go...';
 COMMENT ON FUNCTION @extschema@.pagebloom_verify(index regclass) IS 'checks, like amcheck, that every heap tuple visible to a fresh snapshot has each of its keys (values and NULLs) in its range''s signature';
 COMMENT ON FUNCTION @extschema@.quotientfilter_add(@extschema@.quotientfilter, anyarray) IS 'a copy with the element''s fingerprint added (grown first if the load would pass 0.9)';

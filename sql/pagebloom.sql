@@ -411,12 +411,17 @@ SELECT pagebloom_info('pbp_ab');
 
 -- the row map: a fingerprint per row and column, for the line pointers up to
 -- its slots; a heap page with rows past them is added whole (pages_per_range
--- 64 leaves 63 slots per heap page: these pages hold about 226 rows, so every
--- page of a candidate range is lossy), and the answers stay right
+-- 24 leaves 168 slots per heap page: these pages hold about 226 rows, so every
+-- page of a candidate range is lossy), and the answers stay right; 64 would
+-- leave 63, under half the rows (285 expected from the width of this small
+-- table): no row map then
 CREATE TABLE pbrow (a int, b int);
 INSERT INTO pbrow SELECT i, i % 1000 FROM generate_series(1, 20000) i;
 CREATE INDEX pbrow_idx ON pbrow USING pagebloom (a, b) WITH (pages_per_range = 64);
-SELECT pages_per_range, pagebloom_verify('pbrow_idx') FROM pagebloom_info('pbrow_idx');
+SELECT pages_per_range, row_slots, row_map_pages FROM pagebloom_info('pbrow_idx');
+DROP INDEX pbrow_idx;
+CREATE INDEX pbrow_idx ON pbrow USING pagebloom (a, b) WITH (pages_per_range = 24);
+SELECT pages_per_range, row_slots, row_map_pages, pagebloom_verify('pbrow_idx') FROM pagebloom_info('pbrow_idx');
 SELECT q, pb_compare(q) FROM (VALUES
 	('SELECT * FROM pbrow WHERE a = 5'),
 	('SELECT * FROM pbrow WHERE a = 19999'),
@@ -433,12 +438,14 @@ BEGIN
 		', lossy ' || coalesce(plan -> 0 -> 'Plan' ->> 'Lossy Heap Blocks', '0') ||
 		', rows removed ' || coalesce(plan -> 0 -> 'Plan' ->> 'Rows Removed by Index Recheck', '0');
 END $$;
--- every heap page of the candidate range (64, and 25 in the last range) whole
+-- every heap page of the candidate range (24) whole; in the last range, all
+-- but the last heap page, partly filled, whose rows are within the slots
 SELECT pb_heap_blocks('SELECT * FROM pbrow WHERE a = 5') AS within_slots,
 	pb_heap_blocks('SELECT * FROM pbrow WHERE a = 19999') AS past_slots;
 DROP INDEX pbrow_idx;
 -- the default: every row within the slots, exact rows only
 CREATE INDEX pbrow_idx ON pbrow USING pagebloom (a, b);
+SELECT pages_per_range, row_slots >= 226 AS all_rows_have_slots, row_map_pages FROM pagebloom_info('pbrow_idx');
 SELECT pb_heap_blocks('SELECT * FROM pbrow WHERE a = 19999') AS default_slots,
 	pb_heap_blocks('SELECT * FROM pbrow WHERE b = 999') AS twenty_rows;
 -- HOT updates keep the index entry of the chain's root; pruning turns the

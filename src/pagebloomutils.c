@@ -1814,8 +1814,9 @@ pagebloom_info(PG_FUNCTION_ARGS)
 	uint64		bitsSet = 0;
 	double		ranges;
 	double		fill;
-	Datum		values[16];
-	bool		nulls[16];
+	int64		mapPages = 0;
+	Datum		values[18];
+	bool		nulls[18];
 
 	index = PbOpenIndex(indexoid, AccessShareLock, &heap);
 	state = PbGetState(index);
@@ -1832,6 +1833,8 @@ pagebloom_info(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
+		if (!PageIsNew(page) && (PageBloomPageGetOpaque(page)->flags & PB_MAP))
+			mapPages++;
 		if (!PageIsNew(page) && (PageBloomPageGetOpaque(page)->flags & PB_SLICE))
 		{
 			const uint64 *words = PageBloomPageGetWords(page);
@@ -1912,9 +1915,12 @@ pagebloom_info(PG_FUNCTION_ARGS)
 													 FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 	}
 
+	values[16] = Int32GetDatum((int32) meta->rowSlots);
+	values[17] = Int64GetDatum(mapPages);
+
 	index_close(index, AccessShareLock);
 	table_close(heap, AccessShareLock);
-	return BfInfoTuple(fcinfo, values, nulls, 16);
+	return BfInfoTuple(fcinfo, values, nulls, 18);
 }
 
 /*

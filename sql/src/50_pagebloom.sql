@@ -11,14 +11,15 @@ COMMENT ON ACCESS METHOD pagebloom IS 'bloom signatures per heap block range: eq
 CREATE FUNCTION pagebloom_verify(index regclass) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
 
--- Metapage parameters and signature fill
+-- Metapage parameters, signature fill and row map
 CREATE FUNCTION pagebloom_info(index regclass,
 	OUT pages_per_range integer, OUT signature_bits bigint, OUT signature_blocks integer,
 	OUT block_bits integer, OUT k integer, OUT ranges_per_segment integer,
 	OUT segments bigint, OUT index_pages bigint, OUT target_fpr float8,
 	OUT design_fpr float8, OUT design_rows_per_range float8, OUT ranges bigint,
 	OUT fill_ratio float8, OUT estimated_fpr float8,
-	OUT column_k integer[], OUT column_design_fpr float8[])
+	OUT column_k integer[], OUT column_design_fpr float8[],
+	OUT row_slots integer, OUT row_map_pages bigint)
 	AS 'MODULE_PATHNAME' LANGUAGE C STRICT PARALLEL RESTRICTED;
 
 -- Rebuild the signatures of ranges whose bits have mostly gone stale
