@@ -96,15 +96,26 @@ typedef PageBloomPageOpaqueData *PageBloomPageOpaque;
 
 /*
  * Row map pages: PB_MAP_OVERFLOW_WORDS words of overflow bits (one per heap
- * page the page covers: at most PB_MAP_MAX_HEAP_PAGES), then PB_MAP_SLOTS
- * 16-bit fingerprints, 0 meaning "no row indexed there".
+ * page the page covers: at most PB_MAP_MAX_HEAP_PAGES), then the high bytes
+ * of PB_MAP_SLOTS 16-bit fingerprints, then their low bytes (0 in both: "no
+ * row indexed there").  A probe compares the high bytes, sixteen slots at a
+ * time, and reads the low byte only where the high byte matches: half the
+ * bytes of the page.
  */
 #define PB_MAP_OVERFLOW_WORDS	8
 #define PB_MAP_MAX_HEAP_PAGES	(PB_MAP_OVERFLOW_WORDS * 64)
 #define PB_MAP_SLOTS			((int) ((PB_PAGE_WORDS - PB_MAP_OVERFLOW_WORDS) * 4))
 #define PbMapGetOverflow(page)	PageBloomPageGetWords(page)
-#define PbMapGetSlots(page) \
-	((uint16 *) (PageBloomPageGetWords(page) + PB_MAP_OVERFLOW_WORDS))
+/* the high bytes; the low byte of slot i is at [PB_MAP_SLOTS + i] */
+#define PbMapGetHi(page) \
+	((uint8 *) (PageBloomPageGetWords(page) + PB_MAP_OVERFLOW_WORDS))
+
+/* The fingerprint in slot i of a row map page's bytes (PbMapGetHi) */
+static inline uint16
+PbMapSlot(const uint8 *hi, uint32 i)
+{
+	return (uint16) ((hi[i] << 8) | hi[PB_MAP_SLOTS + i]);
+}
 
 /* Limits */
 /*

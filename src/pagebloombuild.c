@@ -208,8 +208,14 @@ PbBuildSetRowMap(PbBuildState *bs, ItemPointer tid, const uint64 *hashes)
 		if (off > meta->rowSlots)
 			words[hidx / 64] |= UINT64CONST(1) << (hidx % 64);
 		else
-			((uint16 *) (words + PB_MAP_OVERFLOW_WORDS))[hidx * meta->rowSlots + off - 1] =
-				PbRowFingerprint(hashes[c]);
+		{
+			uint8	   *hi = (uint8 *) (words + PB_MAP_OVERFLOW_WORDS);
+			uint32		slot = hidx * meta->rowSlots + off - 1;
+			uint16		fp = PbRowFingerprint(hashes[c]);
+
+			hi[slot] = (uint8) (fp >> 8);
+			hi[PB_MAP_SLOTS + slot] = (uint8) fp;
+		}
 	}
 }
 

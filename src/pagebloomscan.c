@@ -238,21 +238,23 @@ PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 #define PB_MAP_FILTER_MIN_ROWS	3
 
 /*
- * The slots in [start, end) of a row map page that hold one of the
- * fingerprints fps, into out (ascending); returns how many.  Up to
- * PB_SWAR_MAX_FPS fingerprints, four slots are tested at once (SWAR: a
- * 16-bit lane of x ^ fp is zero where the slot matches; the test may flag a
- * lane next to a matching one, so flagged words are checked slot by slot);
- * more (a long = ANY list) are looked up in set, a bitmap of all 65536 values
- * (the scan's, all clear before and after).
+ * The slots in [start, end) of a row map page (its bytes: hi, PbMapGetHi)
+ * that hold one of the fingerprints fps, into out (ascending); returns how
+ * many.  The high bytes are compared first, the low byte only where one
+ * matches: for one fingerprint sixteen slots per compare (GCC vector
+ * extension), else, up to PB_SWAR_MAX_FPS fingerprints, eight at a time
+ * (SWAR: a byte of x ^ pattern is zero where the slot's high byte matches;
+ * the test may flag a byte next to a matching one, so flagged words are
+ * checked slot by slot); more (a long = ANY list) are looked up in set, a
+ * bitmap of all 65536 values (the scan's, all clear before and after).
  */
 static int
-PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
+PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 			 const uint16 *fps, int nfps, uint64 *set, uint32 *out)
 {
-	const uint64 *words = (const uint64 *) slots;
-	const uint64 ones = UINT64CONST(0x0001000100010001);
-	const uint64 highs = UINT64CONST(0x8000800080008000);
+	const uint8 *lo = hi + PB_MAP_SLOTS;
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	const uint64 highs = UINT64CONST(0x8080808080808080);
 	uint64		pat[PB_SWAR_MAX_FPS];
 	uint32		w;
 	uint32		i;
@@ -265,8 +267,12 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 		for (j = 0; j < nfps; j++)
 			set[fps[j] / 64] |= UINT64CONST(1) << (fps[j] % 64);
 		for (i = start; i < end; i++)
-			if (slots[i] != 0 && (set[slots[i] / 64] & (UINT64CONST(1) << (slots[i] % 64))))
+		{
+			uint16		v = PbMapSlot(hi, i);
+
+			if (v != 0 && (set[v / 64] & (UINT64CONST(1) << (v % 64))))
 				out[n++] = i;
+		}
 		for (j = 0; j < nfps; j++)
 			set[fps[j] / 64] = 0;
 		return n;
@@ -275,38 +281,39 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 #if defined(__GNUC__) || defined(__clang__)
 	if (nfps == 1)
 	{
-		/* one fingerprint: eight slots per compare (GCC vector extension) */
-		typedef uint16 PbVec16 __attribute__((vector_size(16), aligned(8)));
-		const PbVec16 *vecs = (const PbVec16 *) slots;
-		PbVec16		fpv = {fps[0], fps[0], fps[0], fps[0], fps[0], fps[0], fps[0], fps[0]};
+		/* one fingerprint: sixteen high bytes per compare */
+		typedef uint8 PbVec8 __attribute__((vector_size(16), aligned(8)));
+		const PbVec8 *vecs = (const PbVec8 *) hi;
+		uint8		h = (uint8) (fps[0] >> 8);
+		uint8		l = (uint8) fps[0];
+		PbVec8		hv = {h, h, h, h, h, h, h, h, h, h, h, h, h, h, h, h};
 		uint32		v;
 
-		for (v = start / 8; v < (end + 7) / 8; v++)
+		for (v = start / 16; v < (end + 15) / 16; v++)
 		{
-			PbVec16		eq = (PbVec16) (vecs[v] == fpv);
-			uint64		lo,
-						hi;
+			PbVec8		eq = (PbVec8) (vecs[v] == hv);
+			uint64		a,
+						b;
 
-			memcpy(&lo, &eq, sizeof(lo));
-			memcpy(&hi, (char *) &eq + sizeof(lo), sizeof(hi));
-			if ((lo | hi) == 0)
+			memcpy(&a, &eq, sizeof(a));
+			memcpy(&b, (char *) &eq + sizeof(a), sizeof(b));
+			if ((a | b) == 0)
 				continue;
-			for (i = v * 8; i < v * 8 + 8; i++)
-				if (i >= start && i < end && slots[i] == fps[0])
+			for (i = v * 16; i < v * 16 + 16; i++)
+				if (i >= start && i < end && hi[i] == h && lo[i] == l)
 					out[n++] = i;
 		}
 		return n;
 	}
 #endif
 	for (j = 0; j < nfps; j++)
-		pat[j] = (uint64) fps[j] * ones;
-	for (w = start / 4; w < (end + 3) / 4; w++)
+		pat[j] = (uint64) (fps[j] >> 8) * ones;
+	for (w = start / 8; w < (end + 7) / 8; w++)
 	{
-		uint64		x = words[w];
+		uint64		x;
 		uint64		hit = 0;
 
-		if (x == 0)
-			continue;			/* four empty slots */
+		memcpy(&x, hi + w * 8, sizeof(x));
 		for (j = 0; j < nfps; j++)
 		{
 			uint64		y = x ^ pat[j];
@@ -315,12 +322,17 @@ PbMapMatches(const uint16 *slots, uint32 start, uint32 end,
 		}
 		if (!hit)
 			continue;
-		for (i = w * 4; i < w * 4 + 4; i++)
+		for (i = w * 8; i < w * 8 + 8; i++)
 		{
-			if (i < start || i >= end || slots[i] == 0)
+			uint16		v;
+
+			if (i < start || i >= end)
+				continue;
+			v = PbMapSlot(hi, i);
+			if (v == 0)
 				continue;
 			for (j = 0; j < nfps; j++)
-				if (slots[i] == fps[j])
+				if (v == fps[j])
 				{
 					out[n++] = i;
 					break;
@@ -374,7 +386,7 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 	}
 	overflow = PbMapGetOverflow(page);
 	/* the range's heap pages have consecutive slots */
-	nmatch = PbMapMatches(PbMapGetSlots(page), hfirst * nslots,
+	nmatch = PbMapMatches(PbMapGetHi(page), hfirst * nslots,
 						  (hfirst + (uint32) (last - first)) * nslots, fps, nfps, set, match);
 	/* rows of lossy heap pages are added whole, below */
 	for (i = 0, k = 0; i < nmatch; i++)
@@ -416,14 +428,15 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 		page = BufferGetPage(buf);
 		if (!PageIsNew(page))
 		{
-			const uint16 *slots = PbMapGetSlots(page);
+			const uint8 *hi = PbMapGetHi(page);
 
 			for (i = 0; i < nmatch; i++)
 			{
+				uint16		v = PbMapSlot(hi, match[i]);
 				int			j;
 
 				for (j = 0; j < key->nhashes; j++)
-					if (slots[match[i]] == key->fps[j])
+					if (v == key->fps[j])
 					{
 						match[kept++] = match[i];
 						break;

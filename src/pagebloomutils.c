@@ -1212,30 +1212,38 @@ typedef struct PbPendingKey
 } PbPendingKey;
 
 /*
- * The word of a row map page (index into its words) that a row's entry
- * changes, and the word's new value: its slot's 16-bit lane set to fp, or,
- * past the slots, its heap page's overflow bit
+ * The words of a row map page (indexes into its words) that a row's entry
+ * changes, and their new values: the words holding its slot's high and low
+ * bytes, set to fp's, or, past the slots, the word of its heap page's
+ * overflow bit.  Returns how many (1 or 2).
  */
-static inline uint32
-PbMapEntryWord(const PageBloomMetaPageData *meta, const uint64 *words,
-			   uint32 hidx, OffsetNumber off, uint16 fp, uint64 *newval)
+static inline int
+PbMapEntryWords(const PageBloomMetaPageData *meta, const uint64 *words,
+				uint32 hidx, OffsetNumber off, uint16 fp, uint32 *idx, uint64 *newval)
 {
+	uint32		slot;
+	int			h;
+
 	if (off > meta->rowSlots)
 	{
-		*newval = words[hidx / 64] | (UINT64CONST(1) << (hidx % 64));
-		return hidx / 64;
+		idx[0] = hidx / 64;
+		newval[0] = words[idx[0]] | (UINT64CONST(1) << (hidx % 64));
+		return 1;
 	}
-	else
+	slot = hidx * meta->rowSlots + (off - 1);
+	for (h = 0; h < 2; h++)
 	{
-		uint32		slot = hidx * meta->rowSlots + (off - 1);
-		uint32		wi = PB_MAP_OVERFLOW_WORDS + slot / 4;
-		uint64		w = words[wi];
+		/* byte offset in the words after the overflow words */
+		uint32		b = (h == 0 ? 0 : PB_MAP_SLOTS) + slot;
+		uint8		v = (uint8) (h == 0 ? fp >> 8 : fp);
+		uint64		w;
 
-		/* the lane in memory order, as the page's uint16 slots see it */
-		memcpy((char *) &w + (slot % 4) * sizeof(uint16), &fp, sizeof(uint16));
-		*newval = w;
-		return wi;
+		idx[h] = PB_MAP_OVERFLOW_WORDS + b / 8;
+		w = words[idx[h]];
+		memcpy((char *) &w + b % 8, &v, 1);
+		newval[h] = w;
 	}
+	return 2;
 }
 
 /* qsort comparator: by block number */
@@ -1348,16 +1356,19 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 
 				if (keys[i].nrows < 0 && !isnew[nbufs])
 				{
-					uint64		nv;
-					uint16		idx = (uint16) PbMapEntryWord(meta, words, hidx, off,
-															  keys[i].fp, &nv);
+					uint64		nv[2];
+					uint32		idx[2];
+					int			nw = PbMapEntryWords(meta, words, hidx, off,
+													 keys[i].fp, idx, nv);
+					int			e;
 
-					if (nv != words[idx])
-					{
-						widx[nbufs][nchanged[nbufs]] = idx;
-						wval[nbufs][nchanged[nbufs]] = nv;
-						nchanged[nbufs]++;
-					}
+					for (e = 0; e < nw; e++)
+						if (nv[e] != words[idx[e]])
+						{
+							widx[nbufs][nchanged[nbufs]] = (uint16) idx[e];
+							wval[nbufs][nchanged[nbufs]] = nv[e];
+							nchanged[nbufs]++;
+						}
 				}
 				for (r = 0; r < keys[i].nrows && !isnew[nbufs]; r++)
 				{
@@ -1428,11 +1439,14 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 
 						if (keys[j].nrows < 0)
 						{
-							uint64		nv;
-							uint32		idx = PbMapEntryWord(meta, words, hidx, off,
-															 keys[j].fp, &nv);
+							uint64		nv[2];
+							uint32		idx[2];
+							int			nw = PbMapEntryWords(meta, words, hidx, off,
+															 keys[j].fp, idx, nv);
+							int			e;
 
-							words[idx] = nv;
+							for (e = 0; e < nw; e++)
+								words[idx[e]] = nv[e];
 						}
 						for (r = 0; r < keys[j].nrows; r++)
 							words[keys[j].rows[r] * meta->rowWords + word] |= mask;
@@ -1731,7 +1745,7 @@ PbVerifyCallback(Relation index, ItemPointer tid, Datum *values,
 					if (PbMapGetOverflow(page)[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
 						ok = true;
 					else if (off <= meta->rowSlots)
-						ok = PbMapGetSlots(page)[hidx * meta->rowSlots + off - 1] ==
+						ok = PbMapSlot(PbMapGetHi(page), hidx * meta->rowSlots + off - 1) ==
 							PbRowFingerprint(h);
 				}
 				UnlockReleaseBuffer(buf);
