@@ -14,9 +14,9 @@
  * full image through generic WAL, so the build is crash-safe and replicated
  * like any later change; the segment's row map pages (fingerprints of each
  * tuple's keys at its line pointer) are filled in memory beside the slice
- * pages and written after them.  Memory is one segment: its pages * 8 kB.  A tuple
- * that comes back to an earlier segment (never seen in a plain heap scan,
- * handled anyway) is set directly in the written pages.
+ * pages and written after them.  Memory is one segment: its pages * 8 kB.
+ * A tuple that comes back to an earlier segment (never seen in a plain heap
+ * scan, handled anyway) is set directly in the written pages.
  *
  * CREATE INDEX CONCURRENTLY needs nothing special: the validation pass calls
  * ambulkdelete (which reports no TIDs), so every heap tuple is inserted again,

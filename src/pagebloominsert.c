@@ -11,9 +11,11 @@
  * WAL record (PbSetKeys); a page that already has all the bits is only read.
  * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
  * each other.  With a row map, the tuple's fingerprints go into the row map
- * page of each column in the same pass (PbSetKeys).  The insert holds its segment's lock in shared mode, which only
- * a re-summarization of that segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert: the new version is on the
- * same page (same range) with the same indexed values.
+ * page of each column in the same pass (PbSetKeys).  The insert holds its
+ * segment's lock in shared mode, which only a re-summarization of that
+ * segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert:
+ * the new version is on the same page (same range) with the same indexed
+ * values.
  */
 #include "pagebloom.h"
 

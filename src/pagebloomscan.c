@@ -19,11 +19,13 @@
  * each surviving range's row map page of the first key's column (the key
  * with the fewest values) is read and the rows whose fingerprint matches one
  * of that key's values that passed the range go into the bitmap as exact
- * TIDs (PbAddRangeRows); without one, every heap page of every surviving
- * range goes in as a lossy page.  Either way the executor rechecks the rows.  Pages are read one at a time under a share lock; each
- * page is either before or after any concurrent change (both are supersets
- * of the tuples the scan may see), and a slice page beyond the end of the
- * index or never initialized has no bits.
+ * TIDs (PbAddRangeRows), filtered by the other keys' row maps when many
+ * rows match; without one, every heap page of every surviving range goes in
+ * as a lossy page.  Either way the executor rechecks the rows.  Pages are
+ * read one at a time under a share lock; each page is either before or after
+ * any concurrent change (both are supersets of the tuples the scan may see),
+ * and a slice page beyond the end of the index or never initialized has no
+ * bits.
  */
 #include "pagebloom.h"
 
@@ -345,9 +347,10 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 /*
  * Add the rows of one candidate range that the row map says may hold one of
  * the fingerprints fps (of the first key's column) and, when several do, the
- * other keys' values too: exact TIDs, to be rechecked; heap pages with rows past the row map's slots, and a range
- * whose row map page is missing (never in practice), go in whole as lossy
- * pages.  Returns the number of TIDs added (ten per lossy page).
+ * other keys' values too: exact TIDs, to be rechecked; heap pages with rows
+ * past the row map's slots, and a range whose row map page is missing (never
+ * in practice), go in whole as lossy pages.  Returns the number of TIDs added
+ * (ten per lossy page).
  */
 static int64
 PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm,

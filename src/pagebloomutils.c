@@ -426,9 +426,10 @@ PbChooseRowWords(double nranges, double nvalues, double falseCost,
 /*
  * The default false-positive rate of a table's index: about one false range
  * per one-column probe (1 / nranges; PB_MAP_FALSE_RANGES with a row map,
- * where a false range costs one row map page, not a heap page), but never more than PB_DEFAULT_FPR
- * (small tables) and never below what PB_DEFAULT_BITS_PER_KEY bits per key
- * give (large tables: the size stays near a fixed fraction of a B-tree's).
+ * where a false range costs one row map page, not a heap page), but never
+ * more than PB_DEFAULT_FPR (small tables) and never below what
+ * PB_DEFAULT_BITS_PER_KEY bits per key give (large tables: the size stays
+ * near a fixed fraction of a B-tree's).
  */
 static double
 PbDerivedFpr(double nranges, double nvalues, int blockbits, bool rowmap)
