@@ -495,10 +495,11 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->nomatch)
 		return 0;
 
+	/* the bitmap heap scan above us holds a lock on the heap */
 	heapoid = index->rd_index->indrelid;
-	heap = table_open(heapoid, AccessShareLock);
+	heap = table_open(heapoid, NoLock);
 	heapBlocks = RelationGetNumberOfBlocks(heap);
-	table_close(heap, AccessShareLock);
+	table_close(heap, NoLock);
 	nranges = ((uint64) heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
 
 	if (so->nkeys == 0)
