@@ -1293,7 +1293,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
 	bool		needwal = RelationNeedsWAL(index);
 	uint32		hidx = 0;
-	OffsetNumber off = 0;
+	OffsetNumber heapoff = 0;
 	int			nkeys = 0;
 	int			i;
 
@@ -1308,7 +1308,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	if (tid != NULL && meta->rowSlots > 0)
 	{
 		hidx = PbMapHeapIndex(meta, ItemPointerGetBlockNumber(tid));
-		off = ItemPointerGetOffsetNumber(tid);
+		heapoff = ItemPointerGetOffsetNumber(tid);
 		for (i = 0; i < nhashes; i++)
 		{
 			keys[nkeys].blkno = PbMapBlkno(meta, segment, rangebit, i);
@@ -1359,7 +1359,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 				{
 					uint64		nv[2];
 					uint32		idx[2];
-					int			nw = PbMapEntryWords(meta, words, hidx, off,
+					int			nw = PbMapEntryWords(meta, words, hidx, heapoff,
 													 keys[i].fp, idx, nv);
 					int			e;
 
@@ -1442,7 +1442,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 						{
 							uint64		nv[2];
 							uint32		idx[2];
-							int			nw = PbMapEntryWords(meta, words, hidx, off,
+							int			nw = PbMapEntryWords(meta, words, hidx, heapoff,
 															 keys[j].fp, idx, nv);
 							int			e;
 
