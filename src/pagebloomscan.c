@@ -240,11 +240,42 @@ PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 #define PB_MAP_FILTER_MIN_ROWS	3
 
 /*
+ * Of the n slots in out (of the row map page whose high bytes are hi) whose
+ * high byte matches one of the fingerprints fps (never 0), keep, in order,
+ * those whose whole fingerprint matches; returns how many.  A second pass
+ * over the low bytes rather than a test beside each high-byte match: the low
+ * bytes lie 4 kB away, a cache miss each on a cold page, and loads that do
+ * not wait for each other's results overlap (issue 13: the misses taken one
+ * after another were the largest part of a 10M-row probe).
+ */
+static inline int
+PbMapKeepLow(const uint8 *hi, uint32 *out, int n, const uint16 *fps, int nfps)
+{
+	int			i;
+	int			j;
+	int			k = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		uint32		slot = out[i];
+		uint16		v = PbMapSlot(hi, slot);
+		bool		keep = false;
+
+		for (j = 0; j < nfps; j++)
+			keep |= (v == fps[j]);
+		out[k] = slot;
+		k += keep ? 1 : 0;
+	}
+	return k;
+}
+
+/*
  * The slots in [start, end) of a row map page (its bytes: hi, PbMapGetHi)
  * that hold one of the fingerprints fps, into out (ascending); returns how
- * many.  The high bytes are compared first, the low byte only where one
- * matches: for one fingerprint sixteen slots per compare (GCC vector
- * extension), else, up to PB_SWAR_MAX_FPS fingerprints, eight at a time
+ * many.  The high bytes are compared first, the low bytes of the slots
+ * where one matches in a second pass (PbMapKeepLow): for one fingerprint
+ * sixteen slots per compare (GCC vector extension), else, up to
+ * PB_SWAR_MAX_FPS fingerprints, eight at a time
  * (SWAR: a byte of x ^ pattern is zero where the slot's high byte matches;
  * the test may flag a byte next to a matching one, so flagged words are
  * checked slot by slot); more (a long = ANY list) are looked up in set, a
@@ -254,7 +285,6 @@ static int
 PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 			 const uint16 *fps, int nfps, uint64 *set, uint32 *out)
 {
-	const uint8 *lo = hi + PB_MAP_SLOTS;
 	const uint64 ones = UINT64CONST(0x0101010101010101);
 	const uint64 highs = UINT64CONST(0x8080808080808080);
 	uint64		pat[PB_SWAR_MAX_FPS];
@@ -287,7 +317,6 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 		typedef uint8 PbVec8 __attribute__((vector_size(16), aligned(8)));
 		const PbVec8 *vecs = (const PbVec8 *) hi;
 		uint8		h = (uint8) (fps[0] >> 8);
-		uint8		l = (uint8) fps[0];
 		PbVec8		hv = {h, h, h, h, h, h, h, h, h, h, h, h, h, h, h, h};
 		uint32		v;
 
@@ -302,10 +331,10 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 			if ((a | b) == 0)
 				continue;
 			for (i = v * 16; i < v * 16 + 16; i++)
-				if (i >= start && i < end && hi[i] == h && lo[i] == l)
+				if (i >= start && i < end && hi[i] == h)
 					out[n++] = i;
 		}
-		return n;
+		return PbMapKeepLow(hi, out, n, &fps[0], 1);
 	}
 #endif
 	for (j = 0; j < nfps; j++)
@@ -326,22 +355,17 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 			continue;
 		for (i = w * 8; i < w * 8 + 8; i++)
 		{
-			uint16		v;
-
 			if (i < start || i >= end)
 				continue;
-			v = PbMapSlot(hi, i);
-			if (v == 0)
-				continue;
 			for (j = 0; j < nfps; j++)
-				if (v == fps[j])
+				if (hi[i] == (uint8) (fps[j] >> 8))
 				{
 					out[n++] = i;
 					break;
 				}
 		}
 	}
-	return n;
+	return PbMapKeepLow(hi, out, n, fps, nfps);
 }
 
 /*
@@ -574,7 +598,11 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 						uint64		x = cand[w];
 						int			r;
 
-						for (r = 0; r < nrows && x; r++)
+						/*
+						 * no early exit when x is 0: the k rows' loads
+						 * (cache misses on a cold page) then overlap
+						 */
+						for (r = 0; r < nrows; r++)
 							x &= words[rows[r] * rw + w];
 						acc[w] |= x;
 						if (rowmap && i == 0)
