@@ -190,7 +190,7 @@ pagebloom_handler(PG_FUNCTION_ARGS)
 	amroutine->amadjustmembers = NULL;
 	amroutine->ambeginscan = pbbeginscan;
 	amroutine->amrescan = pbrescan;
-	amroutine->amgettuple = NULL;
+	amroutine->amgettuple = pbgettuple;
 	amroutine->amgetbitmap = pbgetbitmap;
 	amroutine->amendscan = pbendscan;
 	amroutine->ammarkpos = NULL;

@@ -226,6 +226,7 @@ extern IndexScanDesc pbbeginscan(Relation r, int nkeys, int norderbys);
 extern void pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 					 ScanKey orderbys, int norderbys);
 extern int64 pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm);
+extern bool pbgettuple(IndexScanDesc scan, ScanDirection dir);
 extern void pbendscan(IndexScanDesc scan);
 
 /* pagebloomvacuum.c */

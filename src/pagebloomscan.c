@@ -3,7 +3,7 @@
  *		Scanning a pagebloom index: ambeginscan, amrescan, amgetbitmap,
  *		amendscan.
  *
- * Design.  Bitmap scans only.  amrescan turns the scan keys into per-key lists
+ * Design.  amrescan turns the scan keys into per-key lists
  * of hashes: one for "col = v", one per non-null element for
  * "col = ANY(array)" (the whole array in one pass), the column's null key for
  * "col IS NULL"; "col IS NOT NULL" filters nothing and "col = NULL" matches
@@ -58,6 +58,23 @@ typedef struct PbHasherEntry
 	BfHasher	hasher;
 } PbHasherEntry;
 
+/*
+ * Where the rows of candidate ranges go: a bitmap scan's TIDBitmap, or, for
+ * an index scan (amgettuple), the output of one range at a time: exact TIDs,
+ * whole heap pages (rows past the row map's slots), and a whole range
+ * [first, end) where there is no row map.
+ */
+typedef struct PbSink
+{
+	TIDBitmap  *tbm;			/* bitmap scan, or NULL */
+	ItemPointerData *tids;		/* PB_MAP_SLOTS */
+	int			ntids;
+	BlockNumber *pages;			/* PB_MAP_SLOTS */
+	int			npages;
+	BlockNumber first;
+	BlockNumber end;
+} PbSink;
+
 typedef struct PbScanOpaqueData
 {
 	MemoryContext keycxt;		/* reset at every rescan */
@@ -66,6 +83,29 @@ typedef struct PbScanOpaqueData
 	bool		nomatch;		/* a key can never be true */
 	int			nhashers;
 	PbHasherEntry hashers[2 * INDEX_MAX_KEYS];
+
+	/* set by PbScanStart, after each rescan; scratch space in keycxt */
+	bool		started;
+	BlockNumber heapBlocks;
+	BlockNumber indexBlocks;
+	uint64		nranges;
+	uint64		nsegs;
+	uint32		rps;			/* ranges per segment */
+	uint64	   *hcand;			/* a segment's candidates of each first-key value */
+	uint16	   *fps;			/* fingerprints of one range's first-key values */
+	uint64	   *fpset;			/* 65536 bits, for many fingerprints */
+
+	/* amgettuple: the next candidate range, and the current range's output */
+	uint64		seg;			/* segment of cand */
+	uint64		cand[PB_MAX_ROW_WORDS]; /* its candidates not yet output */
+	bool		segLoaded;		/* cand holds seg's candidates */
+	PbSink		sink;
+	int			nextTid;		/* in sink.tids */
+	int			nextPage;		/* in sink.pages */
+	BlockNumber wholePage;		/* page of whole pages being output */
+	OffsetNumber wholeOff;		/* last offset output of wholePage */
+	OffsetNumber wholeMax;		/* its line pointers */
+	bool		inWhole;		/* outputting wholePage */
 } PbScanOpaqueData;
 
 typedef PbScanOpaqueData *PbScanOpaque;
@@ -131,6 +171,7 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	MemoryContextReset(so->keycxt);
 	so->nkeys = 0;
 	so->nomatch = false;
+	so->started = false;
 	so->keys = MemoryContextAllocZero(so->keycxt,
 									  sizeof(PbScanKey) * Max(scan->numberOfKeys, 1));
 
@@ -221,17 +262,25 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	}
 }
 
-/* Add the heap pages of one range to the bitmap */
+/* Output the heap pages of one range whole (lossy); returns how many */
 static int64
-PbAddRange(TIDBitmap *tbm, uint64 range, uint32 ppr, BlockNumber heapBlocks)
+PbAddRange(PbSink *sink, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 {
 	uint64		first = range * ppr;
 	uint64		last = Min(first + ppr, (uint64) heapBlocks);
 	uint64		p;
 
-	for (p = first; p < last; p++)
-		tbm_add_page(tbm, (BlockNumber) p);
-	return (int64) (last > first ? last - first : 0);
+	if (last <= first)
+		return 0;
+	if (sink->tbm == NULL)
+	{
+		sink->first = (BlockNumber) first;
+		sink->end = (BlockNumber) last;
+	}
+	else
+		for (p = first; p < last; p++)
+			tbm_add_page(sink->tbm, (BlockNumber) p);
+	return (int64) (last - first);
 }
 
 /* fingerprints tested four slots at a time; more go through a bitmap */
@@ -377,7 +426,7 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
  * (ten per lossy page).
  */
 static int64
-PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm,
+PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 			   BlockNumber indexBlocks, uint32 segment, uint32 rangebit,
 			   uint64 range, BlockNumber heapBlocks, PbScanOpaque so,
 			   const uint16 *fps, int nfps, uint64 *set)
@@ -402,14 +451,14 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 	if (last <= first)
 		return 0;
 	if (blkno >= indexBlocks)
-		return PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
+		return PbAddRange(sink, range, meta->pagesPerRange, heapBlocks) * 10;
 	buf = ReadBuffer(index, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	if (PageIsNew(page))
 	{
 		UnlockReleaseBuffer(buf);
-		return PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
+		return PbAddRange(sink, range, meta->pagesPerRange, heapBlocks) * 10;
 	}
 	overflow = PbMapGetOverflow(page);
 	/* the range's heap pages have consecutive slots */
@@ -430,7 +479,10 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 
 		if (overflow[hidx / 64] & (UINT64CONST(1) << (hidx % 64)))
 		{
-			tbm_add_page(tbm, (BlockNumber) p);
+			if (sink->tbm)
+				tbm_add_page(sink->tbm, (BlockNumber) p);
+			else
+				sink->pages[sink->npages++] = (BlockNumber) p;
 			ntids += 10;
 		}
 	}
@@ -483,9 +535,166 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, TIDBitmap *tbm
 					   (OffsetNumber) (match[i] % nslots + 1));
 		n++;
 	}
-	if (n > 0)
-		tbm_add_tuples(tbm, tids, n, true);
+	if (n > 0 && sink->tbm)
+		tbm_add_tuples(sink->tbm, tids, n, true);
+	else if (n > 0)
+	{
+		memcpy(sink->tids + sink->ntids, tids, sizeof(ItemPointerData) * n);
+		sink->ntids += n;
+	}
 	return ntids + n;
+}
+
+/*
+ * Set up what the scan needs beyond its keys, once after each rescan: the
+ * heap's and the index's sizes, and scratch space.
+ */
+static void
+PbScanStart(IndexScanDesc scan)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	PageBloomState *state = PbGetState(index);
+	const PageBloomMetaPageData *meta = &state->meta;
+	Relation	heap;
+	BlockNumber indexBlocks;
+
+	/* the scan's caller holds a lock on the heap */
+	heap = table_open(index->rd_index->indrelid, NoLock);
+	so->heapBlocks = RelationGetNumberOfBlocks(heap);
+	table_close(heap, NoLock);
+	so->nranges = ((uint64) so->heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
+	so->rps = PbRangesPerSegment(meta);
+	so->nsegs = (so->nranges + so->rps - 1) / so->rps;
+
+	/* pages known to exist spare a size lookup (a system call) */
+	indexBlocks = PbBlocksForRange(meta, so->nranges > 0 ? so->nranges - 1 : 0);
+	if (indexBlocks > state->knownBlocks)
+	{
+		indexBlocks = RelationGetNumberOfBlocks(index);
+		state->knownBlocks = indexBlocks;
+	}
+	else
+		indexBlocks = state->knownBlocks;
+	so->indexBlocks = indexBlocks;
+
+	so->hcand = NULL;
+	so->fps = NULL;
+	so->fpset = NULL;
+	if (meta->rowSlots > 0 && so->nkeys > 0)
+	{
+		int			n = so->keys[0].nhashes;
+
+		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * PB_MAX_ROW_WORDS * n);
+		so->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * n);
+		if (n > PB_SWAR_MAX_FPS)
+			so->fpset = MemoryContextAllocZero(so->keycxt, sizeof(uint64) * (65536 / 64));
+	}
+	so->segLoaded = false;
+	so->seg = 0;
+	so->started = true;
+}
+
+/*
+ * The candidate ranges of segment s (cand, PB_MAX_ROW_WORDS words): those
+ * whose signatures may hold every key, and, with a row map, of each value of
+ * the first key (so->hcand).  Returns whether there is any.
+ */
+static bool
+PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	const PageBloomMetaPageData *meta = &PbGetState(index)->meta;
+	bool		rowmap = so->hcand != NULL;
+	int			rw = (int) meta->rowWords;
+	uint64		anycand = 0;
+	int			i;
+	int			w;
+
+	for (w = 0; w < PB_MAX_ROW_WORDS; w++)
+		cand[w] = w < rw ? ~UINT64CONST(0) : 0;
+	for (i = 0; i < so->nkeys; i++)
+	{
+		PbScanKey  *key = &so->keys[i];
+		uint64		acc[PB_MAX_ROW_WORDS];
+		int			j;
+
+		memset(acc, 0, sizeof(acc));
+		for (j = 0; j < key->nhashes; j++)
+		{
+			BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, key->blocks[j]);
+			const uint16 *rows = key->rows + j * PB_MAX_K;
+			int			nrows = key->nrows[j];
+			Buffer		buf;
+			Page		page;
+
+			if (rowmap && i == 0)
+				memset(so->hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
+			if (blkno >= so->indexBlocks)
+				continue;		/* no such page: no bits */
+			buf = ReadBuffer(index, blkno);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			page = BufferGetPage(buf);
+			if (!PageIsNew(page))
+			{
+				const uint64 *words = PageBloomPageGetWords(page);
+
+				for (w = 0; w < rw; w++)
+				{
+					uint64		x = cand[w];
+					int			r;
+
+					/*
+					 * no early exit when x is 0: the k rows' loads (cache
+					 * misses on a cold page) then overlap
+					 */
+					for (r = 0; r < nrows; r++)
+						x &= words[rows[r] * rw + w];
+					acc[w] |= x;
+					if (rowmap && i == 0)
+						so->hcand[j * PB_MAX_ROW_WORDS + w] = x;
+				}
+			}
+			UnlockReleaseBuffer(buf);
+		}
+		anycand = 0;
+		for (w = 0; w < rw; w++)
+		{
+			cand[w] &= acc[w];
+			anycand |= cand[w];
+		}
+		if (!anycand)
+			return false;
+	}
+	return anycand != 0;
+}
+
+/*
+ * Output the rows of candidate range rangebit of segment s to sink: with a
+ * row map, those whose fingerprint matches a value of the first key that
+ * passed the range (PbAddRangeRows); without, its heap pages whole.  Returns
+ * the rows output (ten per whole page).
+ */
+static int64
+PbRangeOutput(IndexScanDesc scan, uint64 s, uint32 rangebit, PbSink *sink)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	Relation	index = scan->indexRelation;
+	const PageBloomMetaPageData *meta = &PbGetState(index)->meta;
+	uint64		range = s * so->rps + rangebit;
+	PbScanKey  *key0 = &so->keys[0];
+	int			nfps = 0;
+	int			j;
+
+	if (so->hcand == NULL)
+		return PbAddRange(sink, range, meta->pagesPerRange, so->heapBlocks) * 10;
+	for (j = 0; j < key0->nhashes; j++)
+		if (so->hcand[j * PB_MAX_ROW_WORDS + rangebit / 64] & (UINT64CONST(1) << (rangebit % 64)))
+			so->fps[nfps++] = key0->fps[j];
+	return PbAddRangeRows(index, meta, sink, so->indexBlocks, (uint32) s,
+						  rangebit, range, so->heapBlocks, so,
+						  so->fps, nfps, so->fpset);
 }
 
 /*
@@ -497,169 +706,203 @@ int64
 pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	PbScanOpaque so = (PbScanOpaque) scan->opaque;
-	Relation	index = scan->indexRelation;
-	PageBloomState *state = PbGetState(index);
-	const PageBloomMetaPageData *meta = &state->meta;
-	Oid			heapoid;
-	Relation	heap;
-	BlockNumber heapBlocks;
-	BlockNumber indexBlocks;
-	uint64		nranges;
-	uint64		nsegs;
-	uint64		s;
-	uint32		rps;
-	int			rw;
+	const PageBloomMetaPageData *meta = &PbGetState(scan->indexRelation)->meta;
+	PbSink		sink;
 	int64		ntids = 0;
-	bool		rowmap = meta->rowSlots > 0;
-	uint64	   *hcand = NULL;
-	uint16	   *fps = NULL;
-	uint64	   *fpset = NULL;
+	uint64		s;
 
-	pgstat_count_index_scan(index);
+	pgstat_count_index_scan(scan->indexRelation);
 	if (so->nomatch)
 		return 0;
-
-	/* the bitmap heap scan above us holds a lock on the heap */
-	heapoid = index->rd_index->indrelid;
-	heap = table_open(heapoid, NoLock);
-	heapBlocks = RelationGetNumberOfBlocks(heap);
-	table_close(heap, NoLock);
-	nranges = ((uint64) heapBlocks + meta->pagesPerRange - 1) / meta->pagesPerRange;
+	PbScanStart(scan);
+	memset(&sink, 0, sizeof(sink));
+	sink.tbm = tbm;
 
 	if (so->nkeys == 0)
 	{
 		uint64		r;
 
-		for (r = 0; r < nranges; r++)
-			ntids += PbAddRange(tbm, r, meta->pagesPerRange, heapBlocks);
+		for (r = 0; r < so->nranges; r++)
+			ntids += PbAddRange(&sink, r, meta->pagesPerRange, so->heapBlocks);
 		return ntids * 10;
 	}
 
-	rps = PbRangesPerSegment(meta);
-	/* pages known to exist spare a size lookup (a system call) */
-	indexBlocks = PbBlocksForRange(meta, nranges > 0 ? nranges - 1 : 0);
-	if (indexBlocks > state->knownBlocks)
-	{
-		indexBlocks = RelationGetNumberOfBlocks(index);
-		state->knownBlocks = indexBlocks;
-	}
-	else
-		indexBlocks = state->knownBlocks;
-	rw = (int) meta->rowWords;
-	nsegs = (nranges + rps - 1) / rps;
-	if (rowmap)
-	{
-		/* the candidates of each value of the first key, and its fingerprints */
-		hcand = palloc(sizeof(uint64) * PB_MAX_ROW_WORDS * so->keys[0].nhashes);
-		fps = palloc(sizeof(uint16) * so->keys[0].nhashes);
-		if (so->keys[0].nhashes > PB_SWAR_MAX_FPS)
-			fpset = palloc0(sizeof(uint64) * (65536 / 64));
-	}
-
-	for (s = 0; s < nsegs; s++)
+	for (s = 0; s < so->nsegs; s++)
 	{
 		uint64		cand[PB_MAX_ROW_WORDS];
-		uint64		anycand = 0;
-		int			i;
 		int			w;
 
 		CHECK_FOR_INTERRUPTS();
-		for (w = 0; w < rw; w++)
-			cand[w] = ~UINT64CONST(0);
-
-		for (i = 0; i < so->nkeys; i++)
-		{
-			PbScanKey  *key = &so->keys[i];
-			uint64		acc[PB_MAX_ROW_WORDS];
-			int			j;
-
-			memset(acc, 0, sizeof(acc));
-			for (j = 0; j < key->nhashes; j++)
-			{
-				BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, key->blocks[j]);
-				const uint16 *rows = key->rows + j * PB_MAX_K;
-				int			nrows = key->nrows[j];
-				Buffer		buf;
-				Page		page;
-
-				if (rowmap && i == 0)
-					memset(hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
-				if (blkno >= indexBlocks)
-					continue;	/* no such page: no bits */
-				buf = ReadBuffer(index, blkno);
-				LockBuffer(buf, BUFFER_LOCK_SHARE);
-				page = BufferGetPage(buf);
-				if (!PageIsNew(page))
-				{
-					const uint64 *words = PageBloomPageGetWords(page);
-
-					for (w = 0; w < rw; w++)
-					{
-						uint64		x = cand[w];
-						int			r;
-
-						/*
-						 * no early exit when x is 0: the k rows' loads
-						 * (cache misses on a cold page) then overlap
-						 */
-						for (r = 0; r < nrows; r++)
-							x &= words[rows[r] * rw + w];
-						acc[w] |= x;
-						if (rowmap && i == 0)
-							hcand[j * PB_MAX_ROW_WORDS + w] = x;
-					}
-				}
-				UnlockReleaseBuffer(buf);
-			}
-			anycand = 0;
-			for (w = 0; w < rw; w++)
-			{
-				cand[w] &= acc[w];
-				anycand |= cand[w];
-			}
-			if (!anycand)
-				break;
-		}
-		if (!anycand)
+		if (!PbSegmentCandidates(scan, s, cand))
 			continue;
-
-		for (w = 0; w < rw; w++)
+		for (w = 0; w < (int) meta->rowWords; w++)
 		{
 			uint64		x = cand[w];
 
 			while (x)
 			{
-				int			bit = pg_rightmost_one_pos64(x);
-				uint32		rangebit = (uint32) w * 64 + bit;
-				uint64		range = s * rps + rangebit;
-				PbScanKey  *key0 = &so->keys[0];
-				int			nfps = 0;
-				int			j;
+				uint32		rangebit = (uint32) w * 64 + pg_rightmost_one_pos64(x);
 
 				x &= x - 1;
-				if (range >= nranges)
+				if (s * so->rps + rangebit >= so->nranges)
 					break;
-				if (!rowmap)
-				{
-					ntids += PbAddRange(tbm, range, meta->pagesPerRange, heapBlocks) * 10;
-					continue;
-				}
-				for (j = 0; j < key0->nhashes; j++)
-					if (hcand[j * PB_MAX_ROW_WORDS + w] & (UINT64CONST(1) << bit))
-						fps[nfps++] = key0->fps[j];
-				ntids += PbAddRangeRows(index, meta, tbm, indexBlocks, (uint32) s,
-										rangebit, range, heapBlocks, so,
-										fps, nfps, fpset);
+				ntids += PbRangeOutput(scan, s, rangebit, &sink);
 			}
 		}
 	}
-	if (hcand)
-		pfree(hcand);
-	if (fps)
-		pfree(fps);
-	if (fpset)
-		pfree(fpset);
 	return ntids;
+}
+
+/*
+ * Fill so->sink with the rows of the next candidate range of an index scan;
+ * false when there is none left.
+ */
+static bool
+PbNextRange(IndexScanDesc scan)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	const PageBloomMetaPageData *meta = &PbGetState(scan->indexRelation)->meta;
+	PbSink	   *sink = &so->sink;
+
+	sink->ntids = 0;
+	sink->npages = 0;
+	sink->first = sink->end = 0;
+	so->nextTid = 0;
+	so->nextPage = 0;
+	so->inWhole = false;
+
+	for (;;)
+	{
+		int			w;
+
+		if (!so->segLoaded)
+		{
+			if (so->seg >= so->nsegs)
+				return false;
+			CHECK_FOR_INTERRUPTS();
+			if (so->nkeys == 0)
+			{
+				/* no restrictive key: every range */
+				for (w = 0; w < PB_MAX_ROW_WORDS; w++)
+					so->cand[w] = w < (int) meta->rowWords ? ~UINT64CONST(0) : 0;
+			}
+			else if (!PbSegmentCandidates(scan, so->seg, so->cand))
+			{
+				so->seg++;
+				continue;
+			}
+			so->segLoaded = true;
+		}
+		for (w = 0; w < (int) meta->rowWords; w++)
+			if (so->cand[w])
+				break;
+		if (w < (int) meta->rowWords)
+		{
+			uint32		rangebit = (uint32) w * 64 + pg_rightmost_one_pos64(so->cand[w]);
+
+			so->cand[w] &= so->cand[w] - 1;
+			if (so->seg * so->rps + rangebit < so->nranges)
+			{
+				if (so->nkeys == 0)
+					PbAddRange(sink, so->seg * so->rps + rangebit, meta->pagesPerRange,
+							   so->heapBlocks);
+				else
+					PbRangeOutput(scan, so->seg, rangebit, sink);
+				if (sink->ntids > 0 || sink->npages > 0 || sink->end > sink->first)
+					return true;
+				continue;
+			}
+			/* past the last range: the segment is done */
+		}
+		so->segLoaded = false;
+		so->seg++;
+	}
+}
+
+/*
+ * The number of line pointers of a heap page of the scan (one before the
+ * scan started: the heap cannot shrink under the scan's lock)
+ */
+static OffsetNumber
+PbHeapPageItems(IndexScanDesc scan, BlockNumber blkno)
+{
+	Buffer		buf;
+	OffsetNumber n;
+
+	buf = ReadBuffer(scan->heapRelation, blkno);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	n = PageGetMaxOffsetNumber(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	return n;
+}
+
+/*
+ * amgettuple: the same rows as amgetbitmap, one range at a time: its exact
+ * TIDs, then every line pointer of its whole pages (each HOT chain is
+ * followed from its root; the heap skips heap-only tuples and unused line
+ * pointers given as a start).  Every row is rechecked.
+ */
+bool
+pbgettuple(IndexScanDesc scan, ScanDirection dir)
+{
+	PbScanOpaque so = (PbScanOpaque) scan->opaque;
+	PbSink	   *sink = &so->sink;
+
+	if (!so->started)
+	{
+		pgstat_count_index_scan(scan->indexRelation);
+		if (so->nomatch)
+		{
+			so->started = true;
+			return false;
+		}
+		PbScanStart(scan);
+		if (sink->tids == NULL)
+		{
+			MemoryContext cxt = GetMemoryChunkContext(so);
+
+			sink->tids = MemoryContextAlloc(cxt, sizeof(ItemPointerData) * PB_MAP_SLOTS);
+			sink->pages = MemoryContextAlloc(cxt, sizeof(BlockNumber) * PB_MAP_SLOTS);
+		}
+		sink->ntids = sink->npages = 0;
+		sink->first = sink->end = 0;
+		so->nextTid = so->nextPage = 0;
+		so->inWhole = false;
+	}
+	else if (so->nomatch)
+		return false;
+
+	for (;;)
+	{
+		if (so->inWhole)
+		{
+			if (so->wholeOff < so->wholeMax)
+			{
+				so->wholeOff++;
+				ItemPointerSet(&scan->xs_heaptid, so->wholePage, so->wholeOff);
+				scan->xs_recheck = true;
+				return true;
+			}
+			so->inWhole = false;
+		}
+		if (so->nextTid < sink->ntids)
+		{
+			scan->xs_heaptid = sink->tids[so->nextTid++];
+			scan->xs_recheck = true;
+			return true;
+		}
+		if (so->nextPage < sink->npages)
+			so->wholePage = sink->pages[so->nextPage++];
+		else if (sink->first < sink->end)
+			so->wholePage = sink->first++;
+		else if (!PbNextRange(scan))
+			return false;
+		else
+			continue;
+		so->wholeOff = 0;
+		so->wholeMax = PbHeapPageItems(scan, so->wholePage);
+		so->inWhole = true;
+	}
 }
 
 /* amendscan */
