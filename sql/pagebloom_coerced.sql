@@ -9,20 +9,32 @@ CREATE TABLE ci AS SELECT ('10.' || (g % 200) || '.0.0/16')::cidr AS c FROM gene
 CREATE INDEX ci_pb ON ci USING pagebloom (c);
 ANALYZE r, ci;
 
+-- bitmap scans, index scans (amgettuple), sequential scans
 SET enable_seqscan = off;
+SET enable_indexscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM r WHERE c = 'pg_class'::regclass;
 CREATE TABLE idx AS
 SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
 	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
 	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
 	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
-RESET enable_seqscan;
+RESET enable_indexscan;
 SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet;
+CREATE TABLE idxs AS
+SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
+	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
+	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+RESET enable_seqscan;
+SET enable_indexscan = off;
 CREATE TABLE seq AS
 SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
 	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
 	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
 	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
 RESET enable_bitmapscan;
-SELECT i.*, (i.*) = (s.*) AS index_equals_seqscan FROM idx i, seq s;
+RESET enable_indexscan;
+SELECT i.*, (i.*) = (s.*) AS index_equals_seqscan, (x.*) = (s.*) AS index_scan_equals_seqscan
+FROM idx i, idxs x, seq s;
 SELECT pagebloom_verify('r_pb') > 0 AS r_verified, pagebloom_verify('ci_pb') > 0 AS ci_verified;

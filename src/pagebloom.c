@@ -7,13 +7,16 @@
  * pages_per_range heap blocks the index keeps a Bloom signature of the values
  * of all indexed columns (and a key per column for NULL).  Signatures are
  * blocked: a key's k bits lie in one block of PB_BLOCK_BITS bits.  They are
- * stored bit-sliced: the page for (segment of 1024 ranges, block) holds, for
- * each bit of the block, a 1024-bit bitmap over the segment's ranges.  So an
- * equality probe reads one page per segment and ANDs k rows of 16 words, and
- * an insert sets k bits in one page per column.  The scan is bitmap-only and
- * lossy: it returns every heap page of every range whose signature may hold
- * the keys, and the executor rechecks the rows.  Every page change goes
- * through generic WAL.  Hashing is the canonical hashing of hash.c, so
+ * stored bit-sliced: the page for (segment of up to 1024 ranges, block)
+ * holds, for each bit of the block, a bitmap over the segment's ranges.  So
+ * an equality probe reads one page per segment and ANDs k rows of it, and an
+ * insert sets k bits in one page per column.  A row map (on by default)
+ * keeps a 16-bit fingerprint of each row's key per column at its line
+ * pointer, so a probe returns the matching rows of a candidate range rather
+ * than all its heap pages.  Bitmap scans and plain index scans (amgettuple)
+ * return candidate rows that the executor rechecks; plain index scans are
+ * not offered on partial indexes (PbGetRelationInfo).  Every page change
+ * goes through generic WAL.  Hashing is the canonical hashing of hash.c, so
  * cross-type equality in the integer, float and text families agrees.
  */
 #include "pagebloom.h"
@@ -28,6 +31,7 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "commands/vacuum.h"
+#include "optimizer/plancat.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -37,6 +41,33 @@ PG_FUNCTION_INFO_V1(pagebloom_handler);
 
 static relopt_kind pb_relopt_kind;
 static relopt_parse_elt pb_relopt_tab[6];
+static get_relation_info_hook_type pb_prev_get_relation_info = NULL;
+
+/*
+ * Planner hook: no plain index scans on partial pagebloom indexes.  A plain
+ * index scan rechecks only the index conditions, and the planner drops the
+ * conditions that the index predicate implies, trusting that every row the
+ * index returns satisfies it; pagebloom's candidate rows (the line pointers
+ * of a lossy page, a row map slot last written by a row since replaced with
+ * one outside the predicate) need not.  Bitmap scans recheck the predicate
+ * on lossy pages, and are the only scans such an index gets.
+ */
+static void
+PbGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
+				  RelOptInfo *rel)
+{
+	ListCell   *lc;
+
+	if (pb_prev_get_relation_info)
+		pb_prev_get_relation_info(root, relationObjectId, inhparent, rel);
+	foreach(lc, rel->indexlist)
+	{
+		IndexOptInfo *info = (IndexOptInfo *) lfirst(lc);
+
+		if (info->amcostestimate == pbcostestimate && info->indpred != NIL)
+			info->amhasgettuple = false;
+	}
+}
 
 /* Check a column_fpr list when it is set */
 static void
@@ -48,7 +79,7 @@ PbValidateColumnFpr(const char *value)
 		(void) PbParseColumnFpr(value, fprs, true);
 }
 
-/* Register the reloptions kind; called once from _PG_init */
+/* Register the reloptions kind and the planner hook; called once from _PG_init */
 void
 PageBloomInit(void)
 {
@@ -99,6 +130,9 @@ PageBloomInit(void)
 	pb_relopt_tab[5].optname = "row_map";
 	pb_relopt_tab[5].opttype = RELOPT_TYPE_BOOL;
 	pb_relopt_tab[5].offset = offsetof(PageBloomOptions, rowMap);
+
+	pb_prev_get_relation_info = get_relation_info_hook;
+	get_relation_info_hook = PbGetRelationInfo;
 }
 
 /* Parse and validate reloptions */

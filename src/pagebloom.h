@@ -127,6 +127,9 @@ PbMapSlot(const uint8 *hi, uint32 i)
 #define PB_MAX_K				16
 #define PB_MAX_PAGES_PER_RANGE	131072
 
+/* added to the cost of an index-only scan path, which pagebloom cannot serve */
+#define PB_NO_INDEX_ONLY_COST	1.0e12
+
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1	/* without a row map */
 /*

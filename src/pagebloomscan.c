@@ -1,10 +1,10 @@
 /*
  * pagebloomscan.c
  *		Scanning a pagebloom index: ambeginscan, amrescan, amgetbitmap,
- *		amendscan.
+ *		amgettuple, amendscan.
  *
- * Design.  amrescan turns the scan keys into per-key lists
- * of hashes: one for "col = v", one per non-null element for
+ * Design.  amrescan turns the scan keys into per-key lists of hashes: one
+ * for "col = v", one per non-null element for
  * "col = ANY(array)" (the whole array in one pass), the column's null key for
  * "col IS NULL"; "col IS NOT NULL" filters nothing and "col = NULL" matches
  * nothing.  Each value is hashed with a hasher for its own type (the
@@ -26,6 +26,17 @@
  * any concurrent change (both are supersets of the tuples the scan may see),
  * and a slice page beyond the end of the index or never initialized has no
  * bits.
+ *
+ * amgettuple (index scans) walks the same candidates one range at a time
+ * (PbNextRange) and returns the range's exact TIDs, then every line pointer
+ * of its lossy pages (the heap follows each HOT chain from its root and
+ * skips heap-only tuples and unused line pointers given as a start), all to
+ * be rechecked.  Both paths put rows through a PbSink: the bitmap, or the
+ * current range's TIDs and pages.  Ranges are disjoint and a range yields a
+ * slot once, so an index scan never returns a row twice.  Pages are not kept
+ * pinned between calls: under an MVCC snapshot a TID whose row VACUUM
+ * removes meanwhile, and whose line pointer a new row reuses, shows the new
+ * row, which the snapshot cannot see (as nbtree argues for dropping pins).
  */
 #include "pagebloom.h"
 
@@ -848,6 +859,12 @@ pbgettuple(IndexScanDesc scan, ScanDirection dir)
 	PbScanOpaque so = (PbScanOpaque) scan->opaque;
 	PbSink	   *sink = &so->sink;
 
+	if (scan->xs_want_itup)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pagebloom indexes do not support index-only scans"),
+				 errdetail("The index keeps no column values, and its candidate rows must be checked in the heap."),
+				 errhint("Set enable_indexonlyscan to off.")));
 	if (!so->started)
 	{
 		pgstat_count_index_scan(scan->indexRelation);

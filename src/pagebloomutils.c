@@ -1637,6 +1637,23 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 			(cpu_tuple_cost + cpu_operator_cost * Max(list_length(quals), 1));
 	}
 
+	/*
+	 * No index-only scans: the index returns no column values, and the rows
+	 * it names (every line pointer of a lossy page, a row map slot of a row
+	 * since removed) need the heap to tell whether they exist, which an
+	 * index-only scan skips on all-visible pages.  The planner offers one
+	 * only when a query needs no column at all (count(*) without a WHERE
+	 * clause); it is priced out, and disabled on 18 (where a disabled
+	 * sequential scan would otherwise lose to any enabled path).
+	 */
+	if (path->path.pathtype == T_IndexOnlyScan)
+	{
+		cost += PB_NO_INDEX_ONLY_COST;
+#if PG_VERSION_NUM >= 180000
+		path->path.disabled_nodes++;
+#endif
+	}
+
 	*indexStartupCost = cost;
 	*indexTotalCost = cost;
 	*indexSelectivity = sel;

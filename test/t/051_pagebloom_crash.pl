@@ -91,7 +91,7 @@ my $via_index = $node->safe_psql('postgres', q{
 		(SELECT count(*) FROM t WHERE b = 'v' || p.v), ',' ORDER BY p.v) FROM probe p;
 });
 my $truth = $node->safe_psql('postgres', q{
-	SET enable_bitmapscan = off;
+	SET enable_bitmapscan = off; SET enable_indexscan = off;
 	SELECT string_agg(p.v || ':' || coalesce(x.n, 0) || '/' || coalesce(y.n, 0), ',' ORDER BY p.v)
 	FROM probe p
 	LEFT JOIN (SELECT a AS v, count(*) AS n FROM t GROUP BY a) x ON x.v = p.v

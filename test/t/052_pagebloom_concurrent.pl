@@ -1,9 +1,10 @@
 # pagebloom: concurrent writers.  Several pgbench clients insert, update and
-# delete while others compare, in one repeatable-read snapshot, the rows an
-# index scan returns with those a sequential scan returns, and now and then a
-# client re-summarizes the index.  No comparison may differ; at the end the
-# index passes verification and matches a ground truth.  Also: build progress
-# in pg_stat_progress_create_index.
+# delete while others compare, in one repeatable-read snapshot, the rows a
+# bitmap index scan and a plain index scan (amgettuple) return with those a
+# sequential scan returns, and now and then a client re-summarizes the index.
+# No comparison may differ; at the end the index passes verification and
+# matches a ground truth.  Also: build progress in
+# pg_stat_progress_create_index.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -40,20 +41,30 @@ BEGIN ISOLATION LEVEL REPEATABLE READ;
 SET LOCAL enable_seqscan = off;
 SET LOCAL enable_indexscan = off;
 SELECT count(*) AS ci FROM t WHERE a = :v OR c = 'c' || :v \gset
-SET LOCAL enable_seqscan = on;
+SET LOCAL enable_indexscan = on;
 SET LOCAL enable_bitmapscan = off;
+SELECT count(*) AS cx FROM t WHERE a = :v \gset
+SET LOCAL enable_seqscan = on;
+SET LOCAL enable_indexscan = off;
 SELECT count(*) AS cs FROM t WHERE a = :v OR c = 'c' || :v \gset
+SELECT count(*) AS csa FROM t WHERE a = :v \gset
 INSERT INTO mismatches SELECT :v, :ci, :cs WHERE :ci <> :cs;
+INSERT INTO mismatches SELECT :v, :cx, :csa WHERE :cx <> :csa;
 COMMIT;
 },
 	'resummarize@1' => q{
 SELECT pagebloom_resummarize('t_pb', 0.3);
 });
 
-# the OR query above must be a BitmapOr of two index scans
+# the OR query above must be a BitmapOr of two index scans, the one-column
+# query an index scan (amgettuple) when bitmap scans are off
 like($node->safe_psql('postgres',
 	q{SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT count(*) FROM t WHERE a = 1 OR c = 'c1'}),
 	qr/Bitmap Index Scan on t_pb/, 'the check query uses the index');
+like($node->safe_psql('postgres',
+	q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+	  EXPLAIN (COSTS OFF) SELECT count(*) FROM t WHERE a = 1}),
+	qr/Index Scan using t_pb/, 'the one-column check query can be an index scan');
 
 $node->pgbench('-n -c 8 -j 2 -T 20', 0, [qr{processed: [1-9]}], [qr{^$}],
 	'8 clients insert, update, delete, compare and re-summarize concurrently', \%scripts);
@@ -70,7 +81,7 @@ my $via_index = $node->safe_psql('postgres', q{
 		(SELECT count(*) FROM t WHERE b = g), ',' ORDER BY g) FROM generate_series(0, 7000, 7) g;
 });
 my $truth = $node->safe_psql('postgres', q{
-	SET enable_bitmapscan = off;
+	SET enable_bitmapscan = off; SET enable_indexscan = off;
 	SELECT string_agg(g || ':' || coalesce(x.n, 0) || '/' || coalesce(y.n, 0), ',' ORDER BY g)
 	FROM generate_series(0, 7000, 7) g
 	LEFT JOIN (SELECT a AS v, count(*) AS n FROM t GROUP BY a) x ON x.v = g

@@ -68,7 +68,7 @@ $resum->finish;
 is($rerr, '', 'resummarize ran without error or warning');
 
 my $q = q{SELECT string_agg((SELECT count(*) FROM t WHERE b = v)::text, ',' ORDER BY v) FROM generate_series(777771, 777775) v};
-my $seq = $primary->safe_psql('postgres', "SET enable_bitmapscan = off; $q");
+my $seq = $primary->safe_psql('postgres', "SET enable_bitmapscan = off; SET enable_indexscan = off; $q");
 my $idx = $primary->safe_psql('postgres', "SET enable_seqscan = off; $q");
 is($seq, '1,1,1,1,1', 'sequential scan finds the new rows');
 is($idx, $seq, 'bitmap scan after a concurrent resummarize finds every new row');
@@ -91,7 +91,7 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 my ($in, $out, $err) = ('', '', '');
 my $h = IPC::Run::start(['psql', '-X', '-A', '-t', '-d', $standby->connstr('postgres'), '-f', '-'],
 	'<', \$in, '>', \$out, '2>', \$err);
-$in .= "SET enable_seqscan = off; BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 'snap', count(*) FROM s WHERE b = 555;\n";
+$in .= "SET enable_seqscan = off; SET enable_indexscan = off; BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 'snap', count(*) FROM s WHERE b = 555;\n";
 $h->pump until $out =~ /snap\|1/;
 
 $primary->safe_psql('postgres', q{DELETE FROM s WHERE b = 555});
@@ -102,13 +102,18 @@ is($primary->safe_psql('postgres', q{SELECT fill_ratio FROM pagebloom_info('s_pb
 $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 
 $in .= "SELECT 'idx', count(*) FROM s WHERE b = 555; EXPLAIN (COSTS OFF) SELECT count(*) FROM s WHERE b = 555; "
-  . "SET enable_bitmapscan = off; SET enable_seqscan = on; SELECT 'seq', count(*) FROM s WHERE b = 555; COMMIT;\n\\q\n";
+  . "SET enable_indexscan = on; SET enable_bitmapscan = off; SELECT 'ixs', count(*) FROM s WHERE b = 555; "
+  . "EXPLAIN (COSTS OFF) SELECT count(*) FROM s WHERE b = 555; "
+  . "SET enable_indexscan = off; SET enable_seqscan = on; SELECT 'seq', count(*) FROM s WHERE b = 555; COMMIT;\n\\q\n";
 $h->finish;
 my ($i) = $out =~ /idx\|(\d+)/;
+my ($x) = $out =~ /ixs\|(\d+)/;
 my ($sq) = $out =~ /seq\|(\d+)/;
 is($sq, 1, 'standby snapshot: sequential scan sees the deleted row');
 is($i, $sq, 'standby snapshot: bitmap scan agrees after the primary re-summarized');
+is($x, $sq, 'standby snapshot: index scan (amgettuple) agrees too');
 like($out, qr/Bitmap Index Scan on s_pb/, 'standby query used the index');
+like($out, qr/Index Scan using s_pb/, 'and the index scan used it');
 
 # once pruned (VACUUM; the standby query is gone), the bits do go
 $primary->safe_psql('postgres', q{VACUUM s});
