@@ -313,6 +313,18 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 			 RelationGetRelationName(index));
 	PbCheckHeapAm(heap);
 
+	/*
+	 * An exclusion constraint's check scans the index directly, rechecking
+	 * only its operators: the rows outside a partial index's predicate that
+	 * lossy pages and replaced row map slots name would count as conflicts
+	 */
+	if (indexInfo->ii_ExclusionOps != NULL && indexInfo->ii_Predicate != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("pagebloom does not support exclusion constraints with a WHERE clause"),
+				 errdetail("The index may name rows outside the predicate, which the constraint check does not recheck."),
+				 errhint("Use a B-tree index for a partial exclusion constraint, or drop the WHERE clause.")));
+
 	PbComputeParams(heap, index, &meta, true);
 	PbWriteMetaPage(index, &meta);
 

@@ -40,9 +40,11 @@
  */
 #include "pagebloom.h"
 
+#include "access/htup_details.h"
 #include "access/relscan.h"
 #include "access/table.h"
 #include "catalog/index.h"
+#include "catalog/pg_index.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
@@ -88,6 +90,7 @@ typedef struct PbSink
 
 typedef struct PbScanOpaqueData
 {
+	MemoryContext scancxt;		/* everything of the scan; deleted at its end */
 	MemoryContext keycxt;		/* reset at every rescan */
 	int			nkeys;			/* restrictive keys */
 	PbScanKey  *keys;
@@ -126,10 +129,19 @@ IndexScanDesc
 pbbeginscan(Relation r, int nkeys, int norderbys)
 {
 	IndexScanDesc scan = RelationGetIndexScan(r, nkeys, norderbys);
-	PbScanOpaque so = (PbScanOpaque) palloc0(sizeof(PbScanOpaqueData));
+	MemoryContext scancxt;
+	PbScanOpaque so;
 
-	so->keycxt = AllocSetContextCreate(CurrentMemoryContext,
-									   "pagebloom scan keys",
+	/*
+	 * The scan's memory (hashers, the index scan's range buffers) goes in a
+	 * context of its own, freed by amendscan: an exclusion constraint check
+	 * begins and ends a scan for every row a statement writes
+	 */
+	scancxt = AllocSetContextCreate(CurrentMemoryContext, "pagebloom scan",
+									ALLOCSET_SMALL_SIZES);
+	so = (PbScanOpaque) MemoryContextAllocZero(scancxt, sizeof(PbScanOpaqueData));
+	so->scancxt = scancxt;
+	so->keycxt = AllocSetContextCreate(scancxt, "pagebloom scan keys",
 									   ALLOCSET_SMALL_SIZES);
 	scan->opaque = so;
 	return scan;
@@ -150,7 +162,7 @@ PbScanHasher(PbScanOpaque so, Oid typid, Oid collation)
 	e = &so->hashers[so->nhashers++];
 	e->typid = typid;
 	e->collation = collation;
-	BfHasherInit(&e->hasher, typid, collation, GetMemoryChunkContext(so));
+	BfHasherInit(&e->hasher, typid, collation, so->scancxt);
 	return &e->hasher;
 }
 
@@ -252,6 +264,9 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	}
 	if (so->nkeys > 1)
 		qsort(so->keys, so->nkeys, sizeof(PbScanKey), PbScanKeyCmp);
+
+	/* the catalog lookups above may have rebuilt the relcache entry */
+	state = PbGetState(index);
 
 	/* each hash's block and rows, the same in every segment */
 	for (i = 0; i < so->nkeys; i++)
@@ -723,6 +738,10 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	uint64		s;
 
 	pgstat_count_index_scan(scan->indexRelation);
+#if PG_VERSION_NUM >= 180000
+	if (scan->instrument)
+		scan->instrument->nsearches++;
+#endif
 	if (so->nomatch)
 		return 0;
 	PbScanStart(scan);
@@ -867,7 +886,15 @@ pbgettuple(IndexScanDesc scan, ScanDirection dir)
 				 errhint("Set enable_indexonlyscan to off.")));
 	if (!so->started)
 	{
+		/* the planner gives partial indexes bitmap scans only (PbGetRelationInfo) */
+		if (!heap_attisnull(scan->indexRelation->rd_indextuple, Anum_pg_index_indpred, NULL))
+			elog(ERROR, "plain index scan of partial pagebloom index \"%s\"",
+				 RelationGetRelationName(scan->indexRelation));
 		pgstat_count_index_scan(scan->indexRelation);
+#if PG_VERSION_NUM >= 180000
+		if (scan->instrument)
+			scan->instrument->nsearches++;
+#endif
 		if (so->nomatch)
 		{
 			so->started = true;
@@ -876,10 +903,8 @@ pbgettuple(IndexScanDesc scan, ScanDirection dir)
 		PbScanStart(scan);
 		if (sink->tids == NULL)
 		{
-			MemoryContext cxt = GetMemoryChunkContext(so);
-
-			sink->tids = MemoryContextAlloc(cxt, sizeof(ItemPointerData) * PB_MAP_SLOTS);
-			sink->pages = MemoryContextAlloc(cxt, sizeof(BlockNumber) * PB_MAP_SLOTS);
+			sink->tids = MemoryContextAlloc(so->scancxt, sizeof(ItemPointerData) * PB_MAP_SLOTS);
+			sink->pages = MemoryContextAlloc(so->scancxt, sizeof(BlockNumber) * PB_MAP_SLOTS);
 		}
 		sink->ntids = sink->npages = 0;
 		sink->first = sink->end = 0;
@@ -928,7 +953,7 @@ pbendscan(IndexScanDesc scan)
 {
 	PbScanOpaque so = (PbScanOpaque) scan->opaque;
 
-	MemoryContextDelete(so->keycxt);
-	pfree(so);
+	/* the keys, the hashers, the range buffers and so itself */
+	MemoryContextDelete(so->scancxt);
 	scan->opaque = NULL;
 }

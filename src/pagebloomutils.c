@@ -1644,9 +1644,11 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	 * index-only scan skips on all-visible pages.  The planner offers one
 	 * only when a query needs no column at all (count(*) without a WHERE
 	 * clause); it is priced out, and disabled on 18 (where a disabled
-	 * sequential scan would otherwise lose to any enabled path).
+	 * sequential scan would otherwise lose to any enabled path).  Only where
+	 * plain index scans are offered: on a partial index (bitmap scans only)
+	 * a path of this type is also the one its bitmap scans are built from.
 	 */
-	if (path->path.pathtype == T_IndexOnlyScan)
+	if (path->path.pathtype == T_IndexOnlyScan && index->amhasgettuple)
 	{
 		cost += PB_NO_INDEX_ONLY_COST;
 #if PG_VERSION_NUM >= 180000
