@@ -40,7 +40,7 @@ $asroot && chown -R postgres "$work"
 unpriv "$BIN/initdb" -D "$data" -A trust -U postgres -E UTF8 --no-sync >"$work/initdb.log" 2>&1 ||
 	{ cat "$work/initdb.log"; exit 1; }
 unpriv "$BIN/pg_ctl" -D "$data" -l "$work/server.log" -w \
-	-o "-k $work -c listen_addresses= -c shared_buffers=1GB -c work_mem=256MB -c max_parallel_workers_per_gather=0 -c jit=off -c max_wal_size=4GB -c autovacuum=off" \
+	-o "-k $work -c listen_addresses= -c shared_buffers=4GB -c work_mem=256MB -c max_parallel_workers_per_gather=0 -c jit=off -c max_wal_size=4GB -c autovacuum=off" \
 	start >/dev/null || { cat "$work/server.log"; exit 1; }
 
 psql() {
