@@ -9,30 +9,26 @@ CREATE TABLE ci AS SELECT ('10.' || (g % 200) || '.0.0/16')::cidr AS c FROM gene
 CREATE INDEX ci_pb ON ci USING pagebloom (c);
 ANALYZE r, ci;
 
--- bitmap scans, index scans (amgettuple), sequential scans
+-- the same counts through bitmap scans, index scans (amgettuple), sequential
+-- scans (STABLE: inlined, so planned under each caller's settings)
+CREATE FUNCTION coerced_counts() RETURNS TABLE (regclass_eq bigint, regclass_any bigint, cidr_eq bigint,
+	cidr_inet bigint) LANGUAGE sql STABLE AS $$
+	SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass),
+		(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])),
+		(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'),
+		(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet)
+$$;
 SET enable_seqscan = off;
 SET enable_indexscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM r WHERE c = 'pg_class'::regclass;
-CREATE TABLE idx AS
-SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
-	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+CREATE TABLE idx AS SELECT * FROM coerced_counts();
 RESET enable_indexscan;
 SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet;
-CREATE TABLE idxs AS
-SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
-	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+CREATE TABLE idxs AS SELECT * FROM coerced_counts();
 RESET enable_seqscan;
 SET enable_indexscan = off;
-CREATE TABLE seq AS
-SELECT (SELECT count(*) FROM r WHERE c = 'pg_class'::regclass) AS regclass_eq,
-	(SELECT count(*) FROM r WHERE c = ANY (ARRAY['pg_class', 'pg_type']::regclass[])) AS regclass_any,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16') AS cidr_eq,
-	(SELECT count(*) FROM ci WHERE c = '10.5.0.0/16'::inet) AS cidr_inet;
+CREATE TABLE seq AS SELECT * FROM coerced_counts();
 RESET enable_bitmapscan;
 RESET enable_indexscan;
 SELECT i.*, (i.*) = (s.*) AS index_equals_seqscan, (x.*) = (s.*) AS index_scan_equals_seqscan

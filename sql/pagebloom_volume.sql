@@ -22,10 +22,14 @@ SELECT 1 + g % 6, CASE g % 6 WHEN 0 THEN i1 WHEN 1 THEN i2 WHEN 2 THEN i3
 FROM (SELECT row_number() OVER () AS g, * FROM pbv WHERE id % 300 = 0) s;
 INSERT INTO pbv_probe SELECT 1 + g % 6, 1000001 + g FROM generate_series(1, 1000) g;
 
--- the matches of every probe (or only of the absent ones) through the index
-CREATE FUNCTION pbv_count_index(only_absent bool DEFAULT false, only_col int DEFAULT NULL)
-RETURNS TABLE (col int, v int, c bigint)
-LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
+-- the matches of every probe (or only of the absent ones) through the index:
+-- by bitmap scans (pbv_count_index) and by plain index scans
+-- (pbv_count_index_scan, amgettuple), the same queries planned under other
+-- settings
+-- (STABLE, so that it is inlined and planned under the caller's settings,
+-- never run as a function of its own whose plan PostgreSQL 18 may cache)
+CREATE FUNCTION pbv_count_probes(only_absent bool, only_col int)
+RETURNS TABLE (col int, v int, c bigint) LANGUAGE sql STABLE AS $$
 	SELECT p.col, p.v, CASE p.col
 		WHEN 1 THEN (SELECT count(*) FROM pbv WHERE i1 = p.v)
 		WHEN 2 THEN (SELECT count(*) FROM pbv WHERE i2 = p.v)
@@ -35,18 +39,15 @@ LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
 		ELSE (SELECT count(*) FROM pbv WHERE i6 = p.v) END
 	FROM pbv_probe p WHERE (NOT only_absent OR p.v > 1000000) AND (only_col IS NULL OR p.col = only_col)
 $$;
--- the same through index scans (amgettuple) instead of bitmap scans
+CREATE FUNCTION pbv_count_index(only_absent bool DEFAULT false, only_col int DEFAULT NULL)
+RETURNS TABLE (col int, v int, c bigint)
+LANGUAGE sql SET enable_seqscan = off SET enable_indexscan = off AS $$
+	SELECT * FROM pbv_count_probes(only_absent, only_col)
+$$;
 CREATE FUNCTION pbv_count_index_scan(only_absent bool DEFAULT false, only_col int DEFAULT NULL)
 RETURNS TABLE (col int, v int, c bigint)
 LANGUAGE sql SET enable_seqscan = off SET enable_bitmapscan = off AS $$
-	SELECT p.col, p.v, CASE p.col
-		WHEN 1 THEN (SELECT count(*) FROM pbv WHERE i1 = p.v)
-		WHEN 2 THEN (SELECT count(*) FROM pbv WHERE i2 = p.v)
-		WHEN 3 THEN (SELECT count(*) FROM pbv WHERE i3 = p.v)
-		WHEN 4 THEN (SELECT count(*) FROM pbv WHERE i4 = p.v)
-		WHEN 5 THEN (SELECT count(*) FROM pbv WHERE i5 = p.v)
-		ELSE (SELECT count(*) FROM pbv WHERE i6 = p.v) END
-	FROM pbv_probe p WHERE (NOT only_absent OR p.v > 1000000) AND (only_col IS NULL OR p.col = only_col)
+	SELECT * FROM pbv_count_probes(only_absent, only_col)
 $$;
 -- the same by hash joins, one per column
 CREATE FUNCTION pbv_count_truth() RETURNS TABLE (col int, v int, c bigint)
@@ -291,4 +292,5 @@ SELECT pagebloom_verify('pbv_idx');
 SELECT * FROM pbv_mismatches();
 
 DROP TABLE pbv, pbv_probe, pbl;
-DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int), pbv_count_truth(), pb_plan(text), pbv_bb_measure(int);
+DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int),
+	pbv_count_probes(bool, int), pbv_count_truth(), pb_plan(text), pbv_bb_measure(int);
