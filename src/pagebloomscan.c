@@ -22,10 +22,10 @@
  * TIDs (PbAddRangeRows), filtered by the other keys' row maps when many
  * rows match; without one, every heap page of every surviving range goes in
  * as a lossy page.  Either way the executor rechecks the rows.  Pages are
- * read one at a time under a share lock; each page is either before or after
- * any concurrent change (both are supersets of the tuples the scan may see),
- * and a slice page beyond the end of the index or never initialized has no
- * bits.
+ * read one at a time under a share lock (PbLockPage); each page is either
+ * before or after any concurrent change (both are supersets of the tuples
+ * the scan may see), and a slice page beyond the end of the index or never
+ * initialized has no bits.
  *
  * amgettuple (index scans) walks the same candidates one range at a time
  * (PbNextRange) and returns the range's exact TIDs, then every line pointer
@@ -288,6 +288,28 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 	}
 }
 
+/* Share-lock index page blkno; NULL, holding none, if past the end or new */
+static Page
+PbLockPage(Relation index, BlockNumber blkno, BlockNumber indexBlocks,
+		   Buffer *buf)
+{
+	Page		page;
+
+	*buf = InvalidBuffer;
+	if (blkno >= indexBlocks)
+		return NULL;
+	*buf = ReadBuffer(index, blkno);
+	LockBuffer(*buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(*buf);
+	if (PageIsNew(page))
+	{
+		UnlockReleaseBuffer(*buf);
+		*buf = InvalidBuffer;
+		return NULL;
+	}
+	return page;
+}
+
 /* Output the heap pages of one range whole (lossy); returns how many */
 static int64
 PbAddRange(PbSink *sink, uint64 range, uint32 ppr, BlockNumber heapBlocks)
@@ -476,16 +498,9 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 
 	if (last <= first)
 		return 0;
-	if (blkno >= indexBlocks)
+	page = PbLockPage(index, blkno, indexBlocks, &buf);
+	if (page == NULL)
 		return PbAddRange(sink, range, meta->pagesPerRange, heapBlocks) * 10;
-	buf = ReadBuffer(index, blkno);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	if (PageIsNew(page))
-	{
-		UnlockReleaseBuffer(buf);
-		return PbAddRange(sink, range, meta->pagesPerRange, heapBlocks) * 10;
-	}
 	overflow = PbMapGetOverflow(page);
 	/* the range's heap pages have consecutive slots */
 	nmatch = PbMapMatches(PbMapGetHi(page), hfirst * nslots,
@@ -525,30 +540,27 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 		PbScanKey  *key = &so->keys[k];
 		BlockNumber kblk = PbMapBlkno(meta, segment, rangebit, key->attno);
 		int			kept = 0;
+		const uint8 *hi;
 
-		if (key->nhashes > PB_SWAR_MAX_FPS || kblk >= indexBlocks)
+		if (key->nhashes > PB_SWAR_MAX_FPS)
 			continue;
-		buf = ReadBuffer(index, kblk);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (!PageIsNew(page))
+		page = PbLockPage(index, kblk, indexBlocks, &buf);
+		if (page == NULL)
+			continue;
+		hi = PbMapGetHi(page);
+		for (i = 0; i < nmatch; i++)
 		{
-			const uint8 *hi = PbMapGetHi(page);
+			uint16		v = PbMapSlot(hi, match[i]);
+			int			j;
 
-			for (i = 0; i < nmatch; i++)
-			{
-				uint16		v = PbMapSlot(hi, match[i]);
-				int			j;
-
-				for (j = 0; j < key->nhashes; j++)
-					if (v == key->fps[j])
-					{
-						match[kept++] = match[i];
-						break;
-					}
-			}
-			nmatch = kept;
+			for (j = 0; j < key->nhashes; j++)
+				if (v == key->fps[j])
+				{
+					match[kept++] = match[i];
+					break;
+				}
 		}
+		nmatch = kept;
 		UnlockReleaseBuffer(buf);
 	}
 
@@ -652,35 +664,30 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 			BlockNumber blkno = PbSliceBlkno(meta, (uint32) s, key->blocks[j]);
 			const uint16 *rows = key->rows + j * PB_MAX_K;
 			int			nrows = key->nrows[j];
+			const uint64 *words;
 			Buffer		buf;
 			Page		page;
 
 			if (rowmap && i == 0)
 				memset(so->hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
-			if (blkno >= so->indexBlocks)
+			page = PbLockPage(index, blkno, so->indexBlocks, &buf);
+			if (page == NULL)
 				continue;		/* no such page: no bits */
-			buf = ReadBuffer(index, blkno);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			page = BufferGetPage(buf);
-			if (!PageIsNew(page))
+			words = PageBloomPageGetWords(page);
+			for (w = 0; w < rw; w++)
 			{
-				const uint64 *words = PageBloomPageGetWords(page);
+				uint64		x = cand[w];
+				int			r;
 
-				for (w = 0; w < rw; w++)
-				{
-					uint64		x = cand[w];
-					int			r;
-
-					/*
-					 * no early exit when x is 0: the k rows' loads (cache
-					 * misses on a cold page) then overlap
-					 */
-					for (r = 0; r < nrows; r++)
-						x &= words[rows[r] * rw + w];
-					acc[w] |= x;
-					if (rowmap && i == 0)
-						so->hcand[j * PB_MAX_ROW_WORDS + w] = x;
-				}
+				/*
+				 * no early exit when x is 0: the k rows' loads (cache misses
+				 * on a cold page) then overlap
+				 */
+				for (r = 0; r < nrows; r++)
+					x &= words[rows[r] * rw + w];
+				acc[w] |= x;
+				if (rowmap && i == 0)
+					so->hcand[j * PB_MAX_ROW_WORDS + w] = x;
 			}
 			UnlockReleaseBuffer(buf);
 		}
