@@ -635,8 +635,9 @@ PbScanStart(IndexScanDesc scan)
 
 /*
  * The candidate ranges of segment s (cand, PB_MAX_ROW_WORDS words): those
- * whose signatures may hold every key, and, with a row map, of each value of
- * the first key (so->hcand).  Returns whether there is any.
+ * whose signatures may hold every key (all of them when there is no
+ * restrictive key), and, with a row map, of each value of the first key
+ * (so->hcand).  Returns whether there is any.
  */
 static bool
 PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
@@ -651,7 +652,10 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 	int			w;
 
 	for (w = 0; w < PB_MAX_ROW_WORDS; w++)
+	{
 		cand[w] = w < rw ? ~UINT64CONST(0) : 0;
+		anycand |= cand[w];
+	}
 	for (i = 0; i < so->nkeys; i++)
 	{
 		PbScanKey  *key = &so->keys[i];
@@ -755,15 +759,6 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	memset(&sink, 0, sizeof(sink));
 	sink.tbm = tbm;
 
-	if (so->nkeys == 0)
-	{
-		uint64		r;
-
-		for (r = 0; r < so->nranges; r++)
-			ntids += PbAddRange(&sink, r, meta->pagesPerRange, so->heapBlocks);
-		return ntids * 10;
-	}
-
 	for (s = 0; s < so->nsegs; s++)
 	{
 		uint64		cand[PB_MAX_ROW_WORDS];
@@ -817,13 +812,7 @@ PbNextRange(IndexScanDesc scan)
 			if (so->seg >= so->nsegs)
 				return false;
 			CHECK_FOR_INTERRUPTS();
-			if (so->nkeys == 0)
-			{
-				/* no restrictive key: every range */
-				for (w = 0; w < PB_MAX_ROW_WORDS; w++)
-					so->cand[w] = w < (int) meta->rowWords ? ~UINT64CONST(0) : 0;
-			}
-			else if (!PbSegmentCandidates(scan, so->seg, so->cand))
+			if (!PbSegmentCandidates(scan, so->seg, so->cand))
 			{
 				so->seg++;
 				continue;
@@ -840,11 +829,7 @@ PbNextRange(IndexScanDesc scan)
 			so->cand[w] &= so->cand[w] - 1;
 			if (so->seg * so->rps + rangebit < so->nranges)
 			{
-				if (so->nkeys == 0)
-					PbAddRange(sink, so->seg * so->rps + rangebit, meta->pagesPerRange,
-							   so->heapBlocks);
-				else
-					PbRangeOutput(scan, so->seg, rangebit, sink);
+				PbRangeOutput(scan, so->seg, rangebit, sink);
 				if (sink->ntids > 0 || sink->npages > 0 || sink->end > sink->first)
 					return true;
 				continue;
