@@ -487,8 +487,8 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 	const uint64 *overflow;
 	uint32		match[PB_MAP_SLOTS];
 	ItemPointerData tids[PB_MAP_SLOTS];
+	ItemPointerData *out;
 	int			nmatch;
-	int			n = 0;
 	int64		ntids = 0;
 	uint64		p;
 	int			i;
@@ -564,23 +564,25 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 		UnlockReleaseBuffer(buf);
 	}
 
+	/*
+	 * An index scan's TIDs go straight into its sink, which has room for a
+	 * range's (the range's slots, each matched once, are at most
+	 * PB_MAP_SLOTS); a bitmap scan's are added from tids
+	 */
+	out = sink->tbm ? tids : sink->tids + sink->ntids;
+	Assert(sink->tbm || sink->ntids + nmatch <= PB_MAP_SLOTS);
 	for (i = 0; i < nmatch; i++)
 	{
 		uint32		hidx = match[i] / nslots;
 
-		/* ItemPointerSet evaluates its pointer more than once */
-		ItemPointerSet(&tids[n], (BlockNumber) (first + (hidx - hfirst)),
+		ItemPointerSet(&out[i], (BlockNumber) (first + (hidx - hfirst)),
 					   (OffsetNumber) (match[i] % nslots + 1));
-		n++;
 	}
-	if (n > 0 && sink->tbm)
-		tbm_add_tuples(sink->tbm, tids, n, true);
-	else if (n > 0)
-	{
-		memcpy(sink->tids + sink->ntids, tids, sizeof(ItemPointerData) * n);
-		sink->ntids += n;
-	}
-	return ntids + n;
+	if (sink->tbm && nmatch > 0)
+		tbm_add_tuples(sink->tbm, tids, nmatch, true);
+	else if (!sink->tbm)
+		sink->ntids += nmatch;
+	return ntids + nmatch;
 }
 
 /*
