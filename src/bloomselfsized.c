@@ -23,7 +23,12 @@
  * rate target * w_j, with w_0 = 1/2 and w_j = 1/20 * (9/10)^(j-1) after it;
  * the shares add up to 1, so the filter's false-positive rate (at most the
  * sum of its members') stays below its target however long the chain grows.
- * (The same schedule sized the members of the scalable Bloom chains that
+ * The first member (all of a result up to 16M distinct elements) gets more
+ * bits than that, BLOOM_SS_UNION_RESERVE times those of a filter sized at
+ * the target, with the k of its share: its rate is then about 1/20 of the
+ * target at 1%, so that unions of many aggregate results (rollups of days
+ * into months) stay within twice the target.  (The same schedule, without
+ * the reserve, sized the members of the scalable Bloom chains that
  * bloom_add grew before fingerprint members; such values are still read.)
  */
 #include "bloomfilter.h"
@@ -45,6 +50,14 @@
 #define BLOOM_SS_MIN_FPR	1e-300
 /* Lists up to this many hashes are counted exactly (sorted), longer ones estimated */
 #define BLOOM_SS_EXACT_MAX	(UINT64CONST(1) << 20)
+/*
+ * Bits of an aggregate's member against a filter sized for its count (at
+ * twice its share of the target): the precision that keeps unions of many
+ * aggregate results within twice the target (doc/design.md)
+ */
+#define BLOOM_SS_UNION_RESERVE	1.7
+/* Hashes whose bit positions are prefetched ahead of the one being sealed */
+#define BLOOM_SS_SEAL_AHEAD		16
 
 /* uint64 sort for de-duplicating hash lists */
 #define ST_SORT BloomSsSortHashes
@@ -435,6 +448,37 @@ BloomSsDedup(BloomMember *mb)
 }
 
 /*
+ * A new, empty BITS member for n distinct elements at position j of an
+ * aggregate's chain of target rate target.  The first has the k of a filter
+ * sized at half the target and BLOOM_SS_UNION_RESERVE times the bits of one
+ * sized at the target; later ones are sized at their share of the target.
+ */
+static BloomMember *
+BloomSsNewAggMember(uint64 n, uint32 j, double target)
+{
+	uint64		m;
+	uint32		k;
+	double		dm;
+	BloomMember *mb;
+
+	if (j > 0)
+		return BloomSsNewMember(BLOOM_MEMBER_BITS, (int64) n, BloomSsMemberFpr(target, j));
+	/* k, the work per element, as without the reserve */
+	BloomSizeFor((int64) n, BloomSsMemberFpr(target, 0), &m, &k);
+	dm = ceil(BLOOM_SS_UNION_RESERVE * -(double) n * log(target) / (M_LN2 * M_LN2));
+	/* the payload is whole words: use every bit of the last one */
+	dm = ceil(Max(dm, (double) m) / 64.0) * 64.0;
+	BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + dm / 8.0);
+	m = Min((uint64) dm, BLOOM_MAX_BITS);
+	mb = palloc0(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(m));
+	mb->m = BfPut64(m);
+	mb->k = BfPut32(k);
+	mb->kind = BfPut32(BLOOM_MEMBER_BITS);
+	mb->capacity = BfPut64(n);
+	return mb;
+}
+
+/*
  * A BITS member holding the hashes of HASHES member mb, sized exactly for
  * their distinct number at the rate of position j in a chain of target rate
  * target; NULL when the list is empty
@@ -448,21 +492,41 @@ BloomSsSealMember(const BloomMember *mb, uint32 j, double target)
 				m;
 	uint32		k;
 	BloomMember *bits;
+	uint64		ring[BLOOM_SS_SEAL_AHEAD][BLOOM_MAX_K];
 
 	if (n == 0)
 		return NULL;
-	bits = BloomSsNewMember(BLOOM_MEMBER_BITS, (int64) n, BloomSsMemberFpr(target, j));
+	bits = BloomSsNewAggMember(n, j, target);
 	m = BfGet64(bits->m);
 	k = BfGet32(bits->k);
-	for (i = 0; i < count; i++)
+	/*
+	 * The bits of a big member are cache misses, k per hash: the positions
+	 * of the hash BLOOM_SS_SEAL_AHEAD ahead are computed and their lines
+	 * prefetched while this one's bits are set (ring holds the positions
+	 * in between), so that the misses overlap.  The same bits as setting
+	 * each hash's in turn.
+	 */
+	for (i = 0; i < count + BLOOM_SS_SEAL_AHEAD; i++)
 	{
-		/*
-		 * The bits of a big member are cache misses: ask for the first line
-		 * of a hash a few ahead while this one's are set
-		 */
-		if (i + 8 < count)
-			BfPrefetchWrite(bits->payload + (BfMulHi64(BloomSsHashAt(mb, i + 8), m) >> 3));
-		BloomBitsSetHash(bits->payload, m, k, BloomSsHashAt(mb, i));
+		uint64	   *slot = ring[i % BLOOM_SS_SEAL_AHEAD];
+		uint32		r;
+
+		if (i >= BLOOM_SS_SEAL_AHEAD)
+		{
+			for (r = 0; r < k; r++)
+				bits->payload[slot[r] >> 3] |= (uint8) (1 << (slot[r] & 7));
+		}
+		if (i < count)
+		{
+			BfPositions p;
+
+			BfPositionsInit(&p, BloomSsHashAt(mb, i));
+			for (r = 0; r < k; r++)
+			{
+				slot[r] = BfPositionsNext(&p, m);
+				BfPrefetchWrite(bits->payload + (slot[r] >> 3));
+			}
+		}
 	}
 	/* the distinct number, not the bits changed: the same set, the same bytes */
 	bits->count = BfPut64(n);
