@@ -276,7 +276,7 @@ FROM unions;
 -- about the sum of their rates: no union can do better without the elements, since it must accept
 -- whatever any input accepts (design.md).  An aggregate's result keeps a reserve of precision for
 -- that (1.7x the bits of a filter sized for its group: about 1/20 of the target at 1%), so unions
--- of up to about 39 results stay within twice the target.  bloom_info reports the rate and
+-- of up to about 38 results stay within twice the target.  bloom_info reports the rate and
 -- overfilled says when it is past twice the target.
 CREATE TABLE rollups AS
 SELECT 'disjoint' AS kind, d, bloom_agg(d * 100000 + j) AS f
