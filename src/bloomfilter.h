@@ -3,7 +3,8 @@
  *		Pieces shared by the four filter types and the pagebloom index:
  *		the common varlena header, limits, canonical element hashing,
  *		text/binary I/O helpers, parameter checks, the info-record builder,
- *		the detoast-once cache and the aggregate plumbing.
+ *		the detoast-once cache and the aggregate plumbing.  Each group of
+ *		prototypes below names the file that implements it.
  *
  * Every multi-byte field of a stored filter is little-endian, so the bytes
  * of a datum are the same on every platform.  Read and write header fields
@@ -194,8 +195,9 @@ BfPositionsNext(BfPositions *p, uint64 nslots)
 }
 
 /*
- * Canonical element hashing (doc/design.md, "Hashing").  A BfHasher is set up
- * once per element type and call site, then hashes datums of that type.
+ * Canonical element hashing (hash.c; doc/design.md, "Hashing").  A BfHasher
+ * is set up once per element type and call site, then hashes datums of that
+ * type.
  */
 typedef enum BfCanon
 {
@@ -299,9 +301,10 @@ typedef struct BfCacheSlot
 #define BF_CACHE_SLOTS	8
 
 /*
- * Per-call-site cache kept in fn_extra: the element hasher, and the filters
- * of the call site's recent probes, so that a filter that stays the same for
- * a query, or one of a few that a join alternates between, is detoasted once.
+ * Per-call-site cache kept in fn_extra (bfcache.c): the element hasher, and
+ * the filters of the call site's recent probes, so that a filter that stays
+ * the same for a query, or one of a few that a join alternates between, is
+ * detoasted once.
  */
 typedef struct BfFnCache
 {
@@ -339,9 +342,9 @@ BfGetHasher(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
- * A filter argument opened for probing.  Either the whole datum is in
- * memory (full != NULL), or it is a large uncompressed out-of-line value
- * of which only the header was fetched, and BfRefReadBytes fetches the
+ * A filter argument opened for probing (bfcache.c).  Either the whole datum
+ * is in memory (full != NULL), or it is a large uncompressed out-of-line
+ * value of which only the header was fetched, and BfRefReadBytes fetches the
  * bytes a probe needs through TOAST slices.
  */
 typedef struct BfFilterRef
@@ -359,10 +362,10 @@ extern void BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize,
 extern void BfRefReadBytes(BfFilterRef *ref, Size offset, Size len, void *dst);
 
 /*
- * A probe view: a structure a type derives from a filter that one call site
- * probes again and again (a parameter, a scalar subquery), built once and
- * then probed instead of the filter, giving exactly the same answers faster
- * (countingbloom: its bits, a quarter of the counters' size).
+ * A probe view (bfcache.c): a structure a type derives from a filter that
+ * one call site probes again and again (a parameter, a scalar subquery),
+ * built once and then probed instead of the filter, giving exactly the same
+ * answers faster (countingbloom: its bits, a quarter of the counters' size).
  */
 typedef void *(*BfViewBuilder) (const struct varlena *v);
 extern void *BfProbeView(FunctionCallInfo fcinfo, const BfFilterRef *ref,
@@ -374,8 +377,8 @@ BfRefHead(BfFilterRef *ref)
 }
 
 /*
- * Header and validation helpers.  Validation failures raise 22P02 with the
- * type name and a detail saying what is wrong.
+ * Header and validation helpers (bloomfilter.c).  Validation failures raise
+ * 22P02 with the type name and a detail saying what is wrong.
  */
 extern void BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed);
 extern void BfValidateHeader(const char *typname, const struct varlena *v,
@@ -390,7 +393,7 @@ extern void BfCheckCapacityFpr(int64 capacity, double fpr);
 extern void *BfCopyDatum(const struct varlena *v);
 
 /*
- * Text I/O.  The text form is
+ * Text I/O (bfio.c).  The text form is
  *
  *		<typname> v<version> hash=xxh3 seed=<int64> inserts=<uint64> key=value ... data=<base64>
  *
@@ -424,17 +427,20 @@ extern Size BfBase64EncodedLen(Size len);
 extern Size BfBase64Encode(const uint8 *src, Size len, char *dst);
 extern bool BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen);
 
-/* Binary I/O: the datum's bytes after the length word, as they are */
+/* Binary I/O (bfio.c): the datum's bytes after the length word, as they are */
 extern bytea *BfSend(const struct varlena *v);
 extern struct varlena *BfRecv(StringInfo buf);
 
-/* info records: fills a tuple of the function's declared OUT columns */
+/*
+ * info records (bloomfilter.c): fills a tuple of the function's declared OUT
+ * columns
+ */
 extern Datum BfInfoTuple(FunctionCallInfo fcinfo, Datum *values, bool *nulls, int natts);
 
 /*
- * Aggregate plumbing.  The transition state is the filter itself, kept in
- * the aggregate context and updated in place.  Outside an aggregate, the
- * helpers copy, so no input datum is ever modified.
+ * Aggregate plumbing (bfagg.c).  The transition state is the filter itself,
+ * kept in the aggregate context and updated in place.  Outside an aggregate,
+ * the helpers copy, so no input datum is ever modified.
  */
 extern MemoryContext BfAggContext(FunctionCallInfo fcinfo);
 
@@ -453,9 +459,10 @@ extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 
 /*
  * Per-type operations.  Each filter type describes itself with one constant
- * BfTypeOps; the generic SQL entry points below (Bf*Generic) then hold the
- * plumbing every type shares (NULL handling, detoasting, checks, copying,
- * aggregate states), and each type's SQL function is a one-line wrapper.
+ * BfTypeOps; the generic SQL entry points below (Bf*Generic, bfgeneric.c;
+ * the aggregate ones, bfagg.c) then hold the plumbing every type shares
+ * (NULL handling, detoasting, checks, copying, aggregate states), and each
+ * type's SQL function is a one-line wrapper.
  *
  * A datum's payload is everything after its headsize fixed bytes: that is
  * what the text form's "data=" field holds.  Ops that update a filter get
@@ -540,6 +547,8 @@ extern Datum BfCombineGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops,
 							  BfMergeFn merge, bool copy_left);
 extern Datum BfCompareGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfCmpMode mode);
 extern Datum BfHashGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool extended);
+
+/* aggregate entry points over a type's ops (bfagg.c) */
 extern struct varlena *BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge);

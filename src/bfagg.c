@@ -1,0 +1,239 @@
+/*
+ * bfagg.c
+ *		Aggregate plumbing shared by the four filter types: access to the
+ *		transition state (the filter itself, updated in place inside an
+ *		aggregate, copied outside one), the capacity and fpr of an aggregate
+ *		(from its arguments, also in parallel and generic plans), and the
+ *		first state, final function and filter-combining transition function
+ *		over a type's BfTypeOps.
+ */
+#include "bloomfilter.h"
+
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
+#include "nodes/primnodes.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+
+/* The aggregate context, or NULL when not called as an aggregate */
+MemoryContext
+BfAggContext(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcontext;
+
+	if (AggCheckCallContext(fcinfo, &aggcontext))
+		return aggcontext;
+	return NULL;
+}
+
+/*
+ * The filter argument argno as something this call may modify: the state
+ * itself inside an aggregate (we created it in the aggregate context), a
+ * fresh copy otherwise.
+ */
+struct varlena *
+BfStateForUpdate(FunctionCallInfo fcinfo, int argno)
+{
+	Pointer		p = DatumGetPointer(PG_GETARG_DATUM(argno));
+	struct varlena *v;
+
+	/* per-row path of every aggregate: no function call, no detoast call */
+	if (BfInAggregate(fcinfo))
+	{
+		if (VARATT_IS_EXTENDED(p))
+			elog(ERROR, "aggregate state is unexpectedly toasted");
+		return (struct varlena *) p;
+	}
+	v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	if ((Pointer) v != p)
+		return v;				/* detoasting already made a private copy */
+	return BfCopyDatum(v);
+}
+
+/*
+ * A private copy of the filter argument argno, in the current memory
+ * context, for a state that starts from an input value.  Inside an
+ * aggregate the executor copies a new state into the aggregate context
+ * itself (and frees ours with the per-tuple context), so allocating it
+ * there too would keep two copies of every state.
+ */
+struct varlena *
+BfStateCopyIn(FunctionCallInfo fcinfo, int argno)
+{
+	struct varlena *v = PG_GETARG_VARLENA_P(argno);
+
+	if ((Pointer) v != DatumGetPointer(PG_GETARG_DATUM(argno)))
+		return v;				/* detoasting already made a private copy */
+	return BfCopyDatum(v);
+}
+
+/*
+ * The expression of argument argindex (0-based, the element being 0) of the
+ * aggregate being finalized, or NULL.  In a Finalize Aggregate the Aggref's
+ * only argument refers to the partial aggregate's output: follow it down the
+ * plan (Gather, Sort, ...) to the partial Aggref, whose arguments are intact.
+ */
+static Expr *
+BfAggArgExpr(FunctionCallInfo fcinfo, int argindex)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Plan	   *plan;
+	Expr	   *expr;
+
+	if (aggref == NULL)
+		return NULL;
+	if (!DO_AGGSPLIT_COMBINE(aggref->aggsplit))
+	{
+		if (argindex >= list_length(aggref->args))
+			return NULL;
+		return ((TargetEntry *) list_nth(aggref->args, argindex))->expr;
+	}
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState) ||
+		list_length(aggref->args) != 1)
+		return NULL;
+	plan = ((AggState *) fcinfo->context)->ss.ps.plan;
+	expr = ((TargetEntry *) linitial(aggref->args))->expr;
+	while (expr != NULL && IsA(expr, Var) && ((Var *) expr)->varno == OUTER_VAR)
+	{
+		Var		   *var = (Var *) expr;
+
+		plan = plan ? outerPlan(plan) : NULL;
+		if (plan == NULL || var->varattno < 1 || var->varattno > list_length(plan->targetlist))
+			return NULL;
+		expr = ((TargetEntry *) list_nth(plan->targetlist, var->varattno - 1))->expr;
+	}
+	if (expr == NULL || !IsA(expr, Aggref))
+		return NULL;
+	aggref = (Aggref *) expr;
+	if (argindex >= list_length(aggref->args))
+		return NULL;
+	return ((TargetEntry *) list_nth(aggref->args, argindex))->expr;
+}
+
+/*
+ * The value of argument argindex of the aggregate being finalized, if it is
+ * the same for the whole query (a constant, a parameter of a prepared
+ * statement's generic plan, or an expression of those).
+ */
+static bool
+BfAggConstArg(FunctionCallInfo fcinfo, int argindex, Datum *value)
+{
+	Expr	   *expr = BfAggArgExpr(fcinfo, argindex);
+	bool		isnull;
+
+	if (expr == NULL)
+		return false;
+	if (IsA(expr, Const))
+	{
+		if (((Const *) expr)->constisnull)
+			return false;
+		*value = ((Const *) expr)->constvalue;
+		return true;
+	}
+	if (contain_var_clause((Node *) expr) || contain_agg_clause((Node *) expr) ||
+		contain_window_function((Node *) expr) || contain_subplans((Node *) expr) ||
+		contain_volatile_functions((Node *) expr) ||
+		fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return false;
+	{
+		AggState   *aggstate = (AggState *) fcinfo->context;
+		ExprState  *es = ExecInitExpr(expr, &aggstate->ss.ps);
+
+		*value = ExecEvalExprSwitchContext(es, aggstate->ss.ps.ps_ExprContext, &isnull);
+	}
+	return !isnull;
+}
+
+/*
+ * Capacity and fpr for an aggregate: from the call's arguments when given
+ * (transition functions), else, in a final function over no rows, from the
+ * aggregate's arguments when they are the same for the whole query (also in
+ * parallel plans and generic plans), else the constant defaults.  capacity_arg and
+ * fpr_arg are the argument numbers in the call (< 0: the aggregate has no
+ * such argument); the aggregate's own argument index is one less (the state
+ * comes first).  In a window frame with no rows the defaults are used.
+ */
+void
+BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
+			int64 *capacity, double *fpr)
+{
+	Datum		v;
+
+	*capacity = BF_DEFAULT_CAPACITY;
+	*fpr = BF_DEFAULT_FPR;
+
+	if (capacity_arg >= 0 && capacity_arg < PG_NARGS() && !PG_ARGISNULL(capacity_arg))
+		*capacity = PG_GETARG_INT64(capacity_arg);
+	else if (capacity_arg >= 1 && BfAggConstArg(fcinfo, capacity_arg - 1, &v))
+		*capacity = DatumGetInt64(v);
+	if (fpr_arg >= 0 && fpr_arg < PG_NARGS() && !PG_ARGISNULL(fpr_arg))
+		*fpr = PG_GETARG_FLOAT8(fpr_arg);
+	else if (fpr_arg >= 1 && BfAggConstArg(fcinfo, fpr_arg - 1, &v))
+		*fpr = DatumGetFloat8(v);
+	BfCheckCapacityFpr(*capacity, *fpr);
+}
+
+/* ---------------------------------------------------------------------
+ * Aggregate entry points over a type's BfTypeOps (bloomfilter.h)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * The first state of an element aggregate, sized by its capacity and fpr
+ * arguments (or the defaults), in the current context: the executor copies a
+ * new state into its own.  Out of line: the per-row path stays small.
+ */
+pg_noinline struct varlena *
+BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	int64		capacity;
+	double		fpr;
+
+	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	return ops->new_sized(capacity, fpr, 0);
+}
+
+/*
+ * Final function of the element aggregates: the state, unchanged (window
+ * aggregates call it repeatedly on a live state), or over no rows an empty
+ * filter with the aggregate's parameters (its constant arguments, else the
+ * constant defaults).
+ */
+Datum
+BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	if (!PG_ARGISNULL(0))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
+}
+
+/*
+ * Transition and combine function of the filter-combining aggregates
+ * (union, bloom's intersection): NULL inputs are skipped, the first filter
+ * becomes the state (a checked copy), later ones are merged into it.
+ */
+Datum
+BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge)
+{
+	struct varlena *state;
+	struct varlena *b;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (PG_ARGISNULL(0))
+	{
+		state = BfStateCopyIn(fcinfo, 1);
+		ops->check(state, VARSIZE(state));
+		PG_RETURN_POINTER(state);
+	}
+	state = BfStateForUpdate(fcinfo, 0);
+	if (!BfInAggregate(fcinfo))
+		ops->check(state, VARSIZE(state));
+	b = BfGetFilterArg(fcinfo, 1, ops);
+	ops->check_compatible(state, b);
+	PG_RETURN_POINTER(merge(state, b));
+}
