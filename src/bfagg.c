@@ -15,17 +15,6 @@
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 
-/* The aggregate context, or NULL when not called as an aggregate */
-MemoryContext
-BfAggContext(FunctionCallInfo fcinfo)
-{
-	MemoryContext aggcontext;
-
-	if (AggCheckCallContext(fcinfo, &aggcontext))
-		return aggcontext;
-	return NULL;
-}
-
 /*
  * The filter argument argno as something this call may modify: the state
  * itself inside an aggregate (we created it in the aggregate context), a

@@ -442,9 +442,10 @@ extern Datum BfInfoTuple(FunctionCallInfo fcinfo, Datum *values, bool *nulls, in
  * kept in the aggregate context and updated in place.  Outside an aggregate,
  * the helpers copy, so no input datum is ever modified.
  */
-extern MemoryContext BfAggContext(FunctionCallInfo fcinfo);
-
-/* Whether BfAggContext would return a context, without a call per row */
+/*
+ * Whether the call comes from an aggregate or window aggregate node (what
+ * AggCheckCallContext tests, without a function call per row)
+ */
 static inline bool
 BfInAggregate(FunctionCallInfo fcinfo)
 {
