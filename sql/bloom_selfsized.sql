@@ -38,7 +38,7 @@ SELECT * FROM check_agg(1000);
 SELECT * FROM check_agg(100000);
 SELECT * FROM check_agg(1000000);
 SELECT * FROM check_agg(5000000);
--- past the 16M-hash list the aggregate seals members as it goes: 50M is four members
+-- past the 16M-hash list the aggregate seals members as it goes: 50M is three members
 SELECT * FROM check_agg(50000000, probes => 2000000);
 -- another target
 SELECT * FROM check_agg(1000000, 0.001);
@@ -46,6 +46,19 @@ SELECT * FROM check_agg(30, 0.2);
 -- loose targets at volume: the union reserve (1.7x the bits of a sized filter) stays within 2x there too
 SELECT * FROM check_agg(200000, 0.1, probes => 200000);
 SELECT * FROM check_agg(200000, 0.2, probes => 200000);
+-- the union reserve: 1.7x the bits of a filter sized at the target, the k of one sized at half
+-- of it; at 0.1 for 1000 elements that is m = 8192, k = 4 (without it: 6272, 4); above a target
+-- of about 0.37 the member is sized at half the target, as it was before the reserve
+SELECT p, m, k, m = (ceil(1.7 * 1000 * ln(1 / p) / ln(2) ^ 2 / 64) * 64)::bigint AS reserve_bits
+FROM (VALUES (0.1::float8), (0.01), (0.001)) v(p),
+	LATERAL bloom_info((SELECT bloom_agg(x, p) FROM generate_series(1, 1000) x)) i;
+SELECT m, k FROM bloom_info((SELECT bloom_agg(x, 0.5) FROM generate_series(1, 1000) x));
+-- the seal sets the bits of many hashes in flight (16 ahead): exactly the bits of a fixed filter
+-- of the same m and k built one element at a time
+SELECT f @> g AND g @> f AS same_bits, (bloom_info(f)).bits_set = (bloom_info(g)).bits_set AS same_count
+FROM (SELECT bloom_agg(x) AS f FROM generate_series(1, 100000) x) a,
+	LATERAL (SELECT bloom_add(bloom_create((bloom_info(f)).m, (bloom_info(f)).k),
+		ARRAY(SELECT generate_series(1, 100000)::bigint)) AS g) b;
 
 -- small sets stay small: one element is 80 bytes (header, member header, one word)
 SELECT pg_column_size(bloom_agg(x)) AS one_element_bytes FROM (VALUES (42)) v(x);

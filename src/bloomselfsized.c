@@ -11,8 +11,9 @@
  * element may be in the filter when any member may hold it.
  *
  * The aggregate collects hashes, and its final function seals the list into
- * one member sized exactly for the distinct hashes it holds, so the result
- * is as small as a filter sized with the true count, whatever the count.
+ * one member sized exactly for the distinct hashes it holds (with a reserve
+ * of precision for later unions, below), so the result is a constant factor
+ * of a filter sized with the true count, whatever the count.
  * The list is bounded (BLOOM_SS_LIST_MAX hashes): past it, the list is
  * sealed and a new one started.  bloom_add, which sees one call's elements
  * only, keeps their fingerprints in levels whose last one it rebuilds on
@@ -386,8 +387,8 @@ BloomSsDistinctOf(const BloomMember *mb, bool exact)
 	 * resident), so that the estimate depends on the set of hashes only, not
 	 * on how many duplicates the list holds.  Its standard error is below 1%
 	 * up to the 16M distinct hashes of a list and 3% at the 32M of two
-	 * merged ones; the member is sized at half the target rate, so that
-	 * error moves its rate by a few percent of the target.  Lists estimated
+	 * merged ones; the member's rate is a fraction of the target (the union
+	 * reserve), so that error moves it by a few percent of that.  Lists estimated
 	 * for the growth decision use 4 bits per hash.
 	 */
 	if (count > BLOOM_SS_EXACT_MAX)
@@ -466,8 +467,17 @@ BloomSsNewAggMember(uint64 n, uint32 j, double target)
 	/* k, the work per element, as without the reserve */
 	BloomSizeFor((int64) n, BloomSsMemberFpr(target, 0), &m, &k);
 	dm = ceil(BLOOM_SS_UNION_RESERVE * -(double) n * log(target) / (M_LN2 * M_LN2));
+
+	/*
+	 * Not below the member without the reserve (targets above about 0.37,
+	 * where 1.7 ln(1/fpr) < ln(2/fpr)), and no reserve where it would pass
+	 * the size limit that the member without it meets (extreme targets)
+	 */
+	if (dm < (double) m ||
+		(double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + ceil(dm / 64.0) * 8.0 > (double) BF_MAX_DATUM_SIZE)
+		dm = (double) m;
 	/* the payload is whole words: use every bit of the last one */
-	dm = ceil(Max(dm, (double) m) / 64.0) * 64.0;
+	dm = ceil(dm / 64.0) * 64.0;
 	BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + dm / 8.0);
 	m = Min((uint64) dm, BLOOM_MAX_BITS);
 	mb = palloc0(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(m));
@@ -479,9 +489,9 @@ BloomSsNewAggMember(uint64 n, uint32 j, double target)
 }
 
 /*
- * A BITS member holding the hashes of HASHES member mb, sized exactly for
- * their distinct number at the rate of position j in a chain of target rate
- * target; NULL when the list is empty
+ * A BITS member holding the hashes of HASHES member mb, sized for their
+ * distinct number as member j of a chain of target rate target
+ * (BloomSsNewAggMember); NULL when the list is empty
  */
 static BloomMember *
 BloomSsSealMember(const BloomMember *mb, uint32 j, double target)
