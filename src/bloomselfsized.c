@@ -52,9 +52,9 @@
 /* Lists up to this many hashes are counted exactly (sorted), longer ones estimated */
 #define BLOOM_SS_EXACT_MAX	(UINT64CONST(1) << 20)
 /*
- * Bits of an aggregate's member against a filter sized for its count (at
- * twice its share of the target): the precision that keeps unions of many
- * aggregate results within twice the target (doc/design.md)
+ * Bits of an aggregate's first member against a filter sized for its count
+ * at the target: the precision that keeps unions of many aggregate results
+ * within twice the target (doc/design.md)
  */
 #define BLOOM_SS_UNION_RESERVE	1.7
 /* Hashes whose bit positions are prefetched ahead of the one being sealed */
@@ -321,6 +321,25 @@ BloomSsPieces(const BloomSs *ss, int extra, int *n)
 	return pieces;
 }
 
+/*
+ * A new, empty BITS member of at least m bits (rounded up to whole words:
+ * the payload has them anyway, so every bit of the last one is used) with k
+ * positions per element, sized for capacity elements
+ */
+static BloomMember *
+BloomSsNewBits(uint64 m, uint32 k, uint64 capacity)
+{
+	BloomMember *mb;
+
+	m = Min((m + 63) / 64 * 64, BLOOM_MAX_BITS);
+	mb = palloc0(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(m));
+	mb->m = BfPut64(m);
+	mb->k = BfPut32(k);
+	mb->kind = BfPut32(BLOOM_MEMBER_BITS);
+	mb->capacity = BfPut64(capacity);
+	return mb;
+}
+
 /* A new, empty member: BITS for capacity elements at rate fpr, or HASHES with slots */
 static BloomMember *
 BloomSsNewMember(uint32 kind, int64 capacity, double fpr)
@@ -333,17 +352,10 @@ BloomSsNewMember(uint32 kind, int64 capacity, double fpr)
 		uint32		k;
 
 		BloomSizeFor(capacity, fpr, &m, &k);
-		/* the payload is whole words: use every bit of the last one */
-		m = Min((m + 63) / 64 * 64, BLOOM_MAX_BITS);
-		mb = palloc0(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(m));
-		mb->m = BfPut64(m);
-		mb->k = BfPut32(k);
+		return BloomSsNewBits(m, k, (uint64) capacity);
 	}
-	else
-	{
-		BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + (double) capacity * 8.0);
-		mb = palloc0(BLOOM_MEMBER_HDRSZ + (Size) capacity * 8);
-	}
+	BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + (double) capacity * 8.0);
+	mb = palloc0(BLOOM_MEMBER_HDRSZ + (Size) capacity * 8);
 	mb->kind = BfPut32(kind);
 	mb->capacity = BfPut64((uint64) capacity);
 	return mb;
@@ -460,7 +472,6 @@ BloomSsNewAggMember(uint64 n, uint32 j, double target)
 	uint64		m;
 	uint32		k;
 	double		dm;
-	BloomMember *mb;
 
 	if (j > 0)
 		return BloomSsNewMember(BLOOM_MEMBER_BITS, (int64) n, BloomSsMemberFpr(target, j));
@@ -476,16 +487,8 @@ BloomSsNewAggMember(uint64 n, uint32 j, double target)
 	if (dm < (double) m ||
 		(double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + ceil(dm / 64.0) * 8.0 > (double) BF_MAX_DATUM_SIZE)
 		dm = (double) m;
-	/* the payload is whole words: use every bit of the last one */
-	dm = ceil(dm / 64.0) * 64.0;
-	BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + dm / 8.0);
-	m = Min((uint64) dm, BLOOM_MAX_BITS);
-	mb = palloc0(BLOOM_MEMBER_HDRSZ + BloomPayloadSize(m));
-	mb->m = BfPut64(m);
-	mb->k = BfPut32(k);
-	mb->kind = BfPut32(BLOOM_MEMBER_BITS);
-	mb->capacity = BfPut64(n);
-	return mb;
+	BfCheckSize("bloom", (double) BLOOM_SS_HDRSZ + BLOOM_MEMBER_HDRSZ + ceil(dm / 64.0) * 8.0);
+	return BloomSsNewBits((uint64) dm, k, n);
 }
 
 /*
