@@ -627,6 +627,37 @@ CREATE TABLE pbxp (a int, active bool);
 ALTER TABLE pbxp ADD EXCLUDE USING pagebloom (a WITH =) WHERE (active);
 DROP TABLE pbxp;
 
+-- buffer hints (PbReadIndexBuffer): a scan pins the buffer this session last
+-- read an index block into without a lookup, after checking that the buffer
+-- still holds that block of that relation.  Hints taken before the relation
+-- got new files (TRUNCATE, REINDEX) or before its buffers were reused must
+-- not be trusted: probes for the new rows find every one of them.  (A buffer
+-- reused for another page fails the same check.)
+CREATE TABLE pbh (a int, b int);
+INSERT INTO pbh SELECT g, g % 1000 FROM generate_series(1, 50000) g;
+CREATE INDEX pbh_idx ON pbh USING pagebloom (a, b);
+SET enable_seqscan = off;
+SELECT count(*) AS found_before FROM pbh WHERE a IN (7, 777, 7777, 49999);
+TRUNCATE pbh;
+INSERT INTO pbh SELECT g + 100000, g % 1000 FROM generate_series(1, 50000) g;
+SELECT count(*) AS old_keys_after_truncate FROM pbh WHERE a IN (7, 777, 7777, 49999);
+SELECT count(*) AS new_keys_found, count(*) FILTER (WHERE b = a % 100000 % 1000) AS right_rows
+FROM pbh WHERE a IN (SELECT g + 100000 FROM generate_series(1, 50000, 97) g);
+REINDEX INDEX pbh_idx;
+SELECT count(*) AS found_after_reindex FROM pbh WHERE a IN (SELECT g + 100000 FROM generate_series(1, 50000, 97) g);
+-- every key, one probe each (a hint per index block read)
+SELECT count(*) FILTER (WHERE (SELECT count(*) FROM pbh WHERE a = k) <> 1) AS keys_not_found_once
+FROM generate_series(100001, 150000, 13) k;
+RESET enable_seqscan;
+-- a temporary index (local buffers) takes no hints
+CREATE TEMP TABLE pbht AS SELECT * FROM pbh;
+CREATE INDEX ON pbht USING pagebloom (a, b);
+SET enable_seqscan = off;
+SELECT count(*) FILTER (WHERE (SELECT count(*) FROM pbht WHERE a = k) <> 1) AS temp_keys_not_found_once
+FROM generate_series(100001, 150000, 13) k;
+RESET enable_seqscan;
+DROP TABLE pbh, pbht;
+
 DROP TABLE pbt, pbprobe, pbe, pbu, pbp;
 DROP FUNCTION pb_compare(text);
 DROP FUNCTION pb_plan_text(text);

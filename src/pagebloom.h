@@ -202,7 +202,23 @@ typedef struct PageBloomState
 	int			natts;
 	BlockNumber knownBlocks;	/* index blocks known to exist on disk */
 	BfHasher	hashers[INDEX_MAX_KEYS];
+	uint32		nrecent;		/* entries of recentBuffers: a power of 2,
+								 * or 0 (a temporary index) */
+	Buffer		recentBuffers[FLEXIBLE_ARRAY_MEMBER];	/* for index block b,
+														 * at b % nrecent: the
+														 * buffer this backend
+														 * last read it into,
+														 * a hint for
+														 * PbReadIndexBuffer */
 } PageBloomState;
+
+/*
+ * At most this many recentBuffers (4 bytes each: 256 kB per index per
+ * backend), and at most the index's blocks rounded up to a power of 2.  They
+ * live in the same allocation as the rest of the state, which the relcache
+ * frees as a whole (rd_amcache) when it reloads the index.
+ */
+#define PB_RECENT_MAX			65536
 
 /* Build progress subphase */
 #define PB_BUILD_PHASE_SCAN		2
@@ -246,6 +262,7 @@ extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
 						   double *indexCorrelation, double *indexPages);
 extern PageBloomState *PbGetState(Relation index);
+extern Buffer PbReadIndexBuffer(Relation index, BlockNumber blkno);
 extern void PbComputeParams(Relation heap, Relation index,
 							PageBloomMetaPageData *meta, bool warn);
 extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k);

@@ -298,7 +298,7 @@ PbLockPage(Relation index, BlockNumber blkno, BlockNumber indexBlocks,
 	*buf = InvalidBuffer;
 	if (blkno >= indexBlocks)
 		return NULL;
-	*buf = ReadBuffer(index, blkno);
+	*buf = PbReadIndexBuffer(index, blkno);
 	LockBuffer(*buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(*buf);
 	if (PageIsNew(page))
