@@ -10,9 +10,11 @@
  * those 64 ranges, each block's 64 x 64 bit matrices are transposed into
  * word w of the block's rows in an in-memory copy of the
  * current segment (nblocks pages of bits).  When the scan moves to the
- * next segment the copy is written out as new pages, each WAL-logged as a
- * full image through generic WAL, so the build is crash-safe and replicated
- * like any later change; the segment's row map pages (fingerprints of each
+ * next segment the copy is written out as new pages, WAL-logged as full
+ * page images (log_newpages, 32 to a record) and appended through smgr,
+ * bypassing shared buffers as nbtree's build does, then synced when the
+ * build ends, so the build is crash-safe and replicated like any later
+ * change; the segment's row map pages (fingerprints of each
  * tuple's keys at its line pointer) are filled in memory beside the slice
  * pages and written after them.  Memory is one segment: its pages * 8 kB.
  * A tuple that comes back to an earlier segment (never seen in a plain heap
@@ -57,7 +59,22 @@ typedef struct PbBuildState
 	uint32		curbatch;
 	uint64		maxrange;		/* the last range seen */
 	double		indtuples;
+	/* segment pages waiting to be written, PB_BUILD_WRITE_PAGES at most */
+	char	   *wpages;			/* the pages, BLCKSZ each, I/O-aligned */
+	BlockNumber wfirst;			/* block of the first */
+	int			nwpages;
+	bool		usewal;			/* RelationNeedsWAL(index) */
 } PbBuildState;
+
+/* Pages per write batch: as many as one WAL record holds */
+#define PB_BUILD_WRITE_PAGES	XLR_MAX_BLOCK_ID
+
+/* Alignment of the write batch (16 added direct I/O, which needs it) */
+#ifdef PG_IO_ALIGN_SIZE
+#define PB_IO_ALIGN		PG_IO_ALIGN_SIZE
+#else
+#define PB_IO_ALIGN		BLCKSZ
+#endif
 
 /*
  * Transpose a 64 x 64 bit matrix in place: afterwards bit i of a[j] is what
@@ -130,29 +147,69 @@ PbFlushBatch(PbBuildState *bs)
 }
 
 /*
- * Append page pos of a segment (a slice page, or a row map page past the
- * nblocks slice pages) with the given contents, WAL-logged as a full image
+ * Write the batched segment pages: WAL-logged as full images, up to
+ * PB_BUILD_WRITE_PAGES to a record (log_newpages), then appended to the index
+ * through smgr, bypassing shared buffers, as nbtree's build does.  Through
+ * shared buffers every page took a buffer (on a freshly started server, the
+ * first touch of its memory) and was copied twice more by generic WAL.
+ * pbbuild syncs the index at the end, so a checkpoint taken meanwhile, whose
+ * redo would skip this WAL, loses nothing.
  */
 static void
-PbWriteSegmentPage(Relation index, const PageBloomMetaPageData *meta,
-				   uint32 segment, uint32 pos, const uint64 *words)
+PbWriteBatch(Relation index, PbBuildState *bs)
 {
-	Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
-	BlockNumber expect = PbSliceBlkno(meta, segment, 0) + pos;
-	GenericXLogState *gx;
+	Page		pages[PB_BUILD_WRITE_PAGES];
+	BlockNumber blknos[PB_BUILD_WRITE_PAGES];
+	int			i;
+
+	if (bs->nwpages == 0)
+		return;
+	for (i = 0; i < bs->nwpages; i++)
+	{
+		pages[i] = (Page) (bs->wpages + (Size) i * BLCKSZ);
+		blknos[i] = bs->wfirst + i;
+	}
+	if (bs->usewal)
+		log_newpages(BfSmgrFileLocator(RelationGetSmgr(index)), MAIN_FORKNUM,
+					 bs->nwpages, blknos, pages, true);
+	for (i = 0; i < bs->nwpages; i++)
+	{
+		PageSetChecksumInplace(pages[i], blknos[i]);
+		smgrextend(RelationGetSmgr(index), MAIN_FORKNUM, blknos[i],
+				   (char *) pages[i], true);
+	}
+	bs->nwpages = 0;
+}
+
+/*
+ * Append page pos of a segment (a slice page, or a row map page past the
+ * nblocks slice pages) with the given contents (no bits set if NULL) to the
+ * write batch
+ */
+static void
+PbWriteSegmentPage(Relation index, PbBuildState *bs, uint32 segment, uint32 pos,
+				   const uint64 *words)
+{
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	BlockNumber blkno = PbSliceBlkno(meta, segment, 0) + pos;
 	Page		page;
 
-	if (BufferGetBlockNumber(buf) != expect)
-		elog(ERROR, "pagebloom index \"%s\": unexpected block %u while building, expected %u",
-			 RelationGetRelationName(index), BufferGetBlockNumber(buf), expect);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	gx = GenericXLogStart(index);
-	page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
-	PbInitSegmentPage(page, meta, expect);
+	if (bs->nwpages == 0)
+	{
+		BlockNumber nblocks = RelationGetNumberOfBlocks(index);
+
+		if (nblocks != blkno)
+			elog(ERROR, "pagebloom index \"%s\": unexpected block %u while building, expected %u",
+				 RelationGetRelationName(index), nblocks, blkno);
+		bs->wfirst = blkno;
+	}
+	Assert(blkno == bs->wfirst + bs->nwpages);
+	page = (Page) (bs->wpages + (Size) bs->nwpages * BLCKSZ);
+	PbInitSegmentPage(page, meta, blkno);
 	if (words)
 		memcpy(PageBloomPageGetWords(page), words, PB_PAGE_WORDS * sizeof(uint64));
-	GenericXLogFinish(gx);
-	UnlockReleaseBuffer(buf);
+	if (++bs->nwpages == PB_BUILD_WRITE_PAGES)
+		PbWriteBatch(index, bs);
 }
 
 /*
@@ -178,13 +235,15 @@ PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto, bool last)
 				PbSliceBlkno(meta, s, meta->nblocks);
 
 		for (b = 0; b < meta->nblocks; b++)
-			PbWriteSegmentPage(index, meta, s, b,
+			PbWriteSegmentPage(index, bs, s, b,
 							   buffered ? bs->segbits + (Size) b * PB_PAGE_WORDS : NULL);
 		for (b = 0; b < nmap; b++)
-			PbWriteSegmentPage(index, meta, s, meta->nblocks + b,
+			PbWriteSegmentPage(index, bs, s, meta->nblocks + b,
 							   buffered ? bs->segmap + (Size) b * PB_PAGE_WORDS : NULL);
 		CHECK_FOR_INTERRUPTS();
 	}
+	/* the written segments are in the file, where a later tuple may set bits */
+	PbWriteBatch(index, bs);
 	if (upto > bs->nextsegment)
 		bs->nextsegment = upto;
 }
@@ -338,6 +397,9 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 									MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bs.maskwords = (int) (meta.blockBits + 63) / 64;
 	bs.batchsig = palloc0(sizeof(uint64) * 64 * bs.maskwords * meta.nblocks);
+	bs.wpages = (char *) TYPEALIGN(PB_IO_ALIGN,
+								   palloc((Size) PB_BUILD_WRITE_PAGES * BLCKSZ + PB_IO_ALIGN));
+	bs.usewal = RelationNeedsWAL(index);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
 	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
@@ -345,6 +407,15 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	PbFlushBatch(&bs);
 	if (bs.havesegment)
 		PbFlushSegments(index, &bs, bs.cursegment + 1, true);
+
+	/*
+	 * The segment pages bypassed shared buffers, so no checkpoint writes or
+	 * syncs them: sync them now (also unlogged ones, which a clean shutdown
+	 * must leave on disk; as PostgreSQL 17's bulk writes do).  Temporary
+	 * indexes need no sync.
+	 */
+	if (!RelationUsesLocalBuffers(index))
+		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
 	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.segbits);

@@ -117,5 +117,40 @@ crash_and_restart($node);
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}), $n,
 	'the index passes verification after a crash following re-summarization');
 
+# a build writes its pages outside shared buffers: a crash right after it,
+# before any checkpoint, must find them (synced at the end of the build and
+# replayed from its full page images)
+$node->safe_psql('postgres', q{
+	CHECKPOINT;
+	CREATE TABLE w WITH (fillfactor = 10) AS
+		SELECT i AS a, 'w' || (i % 5000) AS b FROM generate_series(1, 100000) i;
+	CREATE INDEX w_pb ON w USING pagebloom (a, b);
+	CREATE INDEX w_pb_small ON w USING pagebloom (a) WITH (pages_per_range = 1, block_bits = 63);
+});
+crash_and_restart($node);
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb') || '/' || pagebloom_verify('w_pb_small')}),
+	'100000/100000', 'indexes built just before a crash pass verification after recovery');
+cmp_ok($node->safe_psql('postgres', q{SELECT segments FROM pagebloom_info('w_pb_small')}), '>', 1,
+	'(one of them spans several segments, each written in batches)');
+
+# wal_level = minimal: an index built in the transaction that created its
+# table, or rebuilt, writes no WAL; the commit (and the build's own sync)
+# must leave it on disk
+$node->append_conf('postgresql.conf', "wal_level = minimal\nmax_wal_senders = 0\n");
+$node->restart;
+$node->safe_psql('postgres', q{
+	BEGIN;
+	CREATE TABLE m (a int, b text);
+	INSERT INTO m SELECT i, 'm' || (i % 777) FROM generate_series(1, 50000) i;
+	CREATE INDEX m_pb ON m USING pagebloom (a, b);
+	COMMIT;
+	REINDEX INDEX w_pb;
+});
+crash_and_restart($node);
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('m_pb') || '/' || pagebloom_verify('w_pb')}),
+	'50000/100000', 'with wal_level = minimal, indexes built without WAL survive a crash after commit');
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM m WHERE a = 4242 AND b = 'm' || (4242 % 777)}),
+	'1', 'and find their rows');
+
 $node->stop;
 done_testing();
