@@ -1077,7 +1077,7 @@ PbGetState(Relation index)
 
 		/* no hints for local buffers: ReadRecentBuffer is for shared ones */
 		nrecent = RelationUsesLocalBuffers(index) ? 0 :
-			Min(pg_nextpower2_32(nblocks), PB_RECENT_MAX);
+			pg_nextpower2_32(Min(nblocks, PB_RECENT_MAX));
 		state = MemoryContextAllocZero(index->rd_indexcxt,
 									   offsetof(PageBloomState, recentBuffers) +
 									   nrecent * sizeof(Buffer));
