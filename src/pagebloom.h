@@ -216,9 +216,12 @@ typedef struct PageBloomState
  * At most this many recentBuffers (4 bytes each: 256 kB per index per
  * backend), and at most the index's blocks rounded up to a power of 2.  They
  * live in the same allocation as the rest of the state, which the relcache
- * frees as a whole (rd_amcache) when it reloads the index.
+ * frees with one pfree (rd_amcache) when it reloads the index.
  */
 #define PB_RECENT_MAX			65536
+
+/* One hinted read in this many takes the usual path (usage count, above) */
+#define PB_RECENT_BUMP			8
 
 /* Build progress subphase */
 #define PB_BUILD_PHASE_SCAN		2

@@ -61,6 +61,7 @@ typedef struct PbBuildState
 	double		indtuples;
 	/* segment pages waiting to be written, PB_BUILD_WRITE_PAGES at most */
 	char	   *wpages;			/* the pages, BLCKSZ each, I/O-aligned */
+	void	   *wpagesraw;		/* wpages as allocated */
 	BlockNumber wfirst;			/* block of the first */
 	int			nwpages;
 	bool		usewal;			/* RelationNeedsWAL(index) */
@@ -230,6 +231,9 @@ PbFlushSegments(Relation index, PbBuildState *bs, uint32 upto, bool last)
 		bool		buffered = bs->havesegment && s == bs->cursegment;
 		uint32		nmap = PbSegmentPages(meta) - meta->nblocks;
 
+		/* block numbers are 32 bits: refuse before logging past them */
+		(void) PbBlocksForRange(meta, ((uint64) s + 1) * PbRangesPerSegment(meta) - 1);
+
 		if (last && s == upto - 1 && meta->rowSlots > 0)
 			nmap = PbBlocksForRange(meta, bs->maxrange) -
 				PbSliceBlkno(meta, s, meta->nblocks);
@@ -397,8 +401,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 									MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	bs.maskwords = (int) (meta.blockBits + 63) / 64;
 	bs.batchsig = palloc0(sizeof(uint64) * 64 * bs.maskwords * meta.nblocks);
-	bs.wpages = (char *) TYPEALIGN(PB_IO_ALIGN,
-								   palloc((Size) PB_BUILD_WRITE_PAGES * BLCKSZ + PB_IO_ALIGN));
+	bs.wpagesraw = palloc((Size) PB_BUILD_WRITE_PAGES * BLCKSZ + PB_IO_ALIGN);
+	bs.wpages = (char *) TYPEALIGN(PB_IO_ALIGN, bs.wpagesraw);
 	bs.usewal = RelationNeedsWAL(index);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
@@ -410,11 +414,16 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 
 	/*
 	 * The segment pages bypassed shared buffers, so no checkpoint writes or
-	 * syncs them: sync them now (also unlogged ones, which a clean shutdown
-	 * must leave on disk; as PostgreSQL 17's bulk writes do).  Temporary
-	 * indexes need no sync.
+	 * syncs them: sync them now when their WAL may be skipped by a redo that
+	 * starts at a checkpoint taken during the build, and for an unlogged
+	 * index, which a clean shutdown must leave on disk (nbtree's build
+	 * before 17 syncs the first only; 17's bulk writes register both with
+	 * the checkpointer instead, unless a checkpoint began meanwhile).  An
+	 * index built without WAL under wal_level minimal is synced or logged
+	 * at commit, and a temporary one needs neither.
 	 */
-	if (!RelationUsesLocalBuffers(index))
+	if (RelationNeedsWAL(index) ||
+		index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)
 		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
 	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
@@ -422,6 +431,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (bs.segmap)
 		pfree(bs.segmap);
 	pfree(bs.batchsig);
+	pfree(bs.wpagesraw);
 
 	result = (IndexBuildResult *) palloc(sizeof(IndexBuildResult));
 	result->heap_tuples = reltuples;

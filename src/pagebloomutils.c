@@ -1060,6 +1060,7 @@ PbGetState(Relation index)
 	if (index->rd_amcache == NULL)
 	{
 		PageBloomState *state;
+		PageBloomMetaPageData meta;
 		BlockNumber nblocks;
 		uint32		nrecent;
 		Buffer		buf;
@@ -1075,13 +1076,6 @@ PbGetState(Relation index)
 					 errdetail("It has no metapage, as a CREATE INDEX CONCURRENTLY that failed leaves it."),
 					 errhint("REINDEX the index, or drop it.")));
 
-		/* no hints for local buffers: ReadRecentBuffer is for shared ones */
-		nrecent = RelationUsesLocalBuffers(index) ? 0 :
-			pg_nextpower2_32(Min(nblocks, PB_RECENT_MAX));
-		state = MemoryContextAllocZero(index->rd_indexcxt,
-									   offsetof(PageBloomState, recentBuffers) +
-									   nrecent * sizeof(Buffer));
-		state->nrecent = nrecent;
 		buf = ReadBuffer(index, PB_METAPAGE_BLKNO);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
@@ -1095,8 +1089,21 @@ PbGetState(Relation index)
 			PG_RE_THROW();
 		}
 		PG_END_TRY();
-		memcpy(&state->meta, PageBloomPageGetMeta(page), sizeof(PageBloomMetaPageData));
+		memcpy(&meta, PageBloomPageGetMeta(page), sizeof(PageBloomMetaPageData));
 		UnlockReleaseBuffer(buf);
+
+		/*
+		 * Allocated once the metapage passed its checks (a refused index
+		 * would otherwise leave the hints behind in rd_indexcxt); no hints
+		 * for local buffers: ReadRecentBuffer is for shared ones
+		 */
+		nrecent = RelationUsesLocalBuffers(index) ? 0 :
+			pg_nextpower2_32(Min(nblocks, PB_RECENT_MAX));
+		state = MemoryContextAllocZero(index->rd_indexcxt,
+									   offsetof(PageBloomState, recentBuffers) +
+									   nrecent * sizeof(Buffer));
+		state->nrecent = nrecent;
+		state->meta = meta;
 
 		state->natts = IndexRelationGetNumberOfKeyAttributes(index);
 		for (i = 0; i < state->natts; i++)
@@ -1116,10 +1123,17 @@ PbGetState(Relation index)
  * its time on 10M rows.  The hints are per backend and never trusted: a
  * buffer since given to another page (or a hint of an entry shared with
  * another block) fails the check and the block is read the usual way.
+ *
+ * ReadRecentBuffer does not raise the buffer's usage count (on 15 - 18), so
+ * pages read only through hints would look cold to the clock sweep: one read
+ * in PB_RECENT_BUMP takes the usual path, which does.  It counts the hit for
+ * EXPLAIN (BUFFERS); the relation's pg_statio counters are kept here, as
+ * ReadBuffer keeps them (a read, and a hit).
  */
 Buffer
 PbReadIndexBuffer(Relation index, BlockNumber blkno)
 {
+	static uint32 tick = 0;
 	PageBloomState *state = PbGetState(index);
 	Buffer	   *hint;
 	Buffer		buf;
@@ -1127,9 +1141,10 @@ PbReadIndexBuffer(Relation index, BlockNumber blkno)
 	if (state->nrecent == 0)
 		return ReadBuffer(index, blkno);
 	hint = &state->recentBuffers[blkno & (state->nrecent - 1)];
-	if (BufferIsValid(*hint) &&
+	if (BufferIsValid(*hint) && (++tick % PB_RECENT_BUMP) != 0 &&
 		ReadRecentBuffer(*BfSmgrFileLocator(RelationGetSmgr(index)), MAIN_FORKNUM, blkno, *hint))
 	{
+		pgstat_count_buffer_read(index);
 		pgstat_count_buffer_hit(index);
 		return *hint;
 	}
