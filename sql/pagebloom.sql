@@ -648,6 +648,11 @@ SELECT count(*) AS found_after_reindex FROM pbh WHERE a IN (SELECT g + 100000 FR
 -- every key, one probe each (a hint per index block read)
 SELECT count(*) FILTER (WHERE (SELECT count(*) FROM pbh WHERE a = k) <> 1) AS keys_not_found_once
 FROM generate_series(100001, 150000, 13) k;
+-- hinted pins count in pg_statio as ReadBuffer's do (a fetch and a hit), so
+-- the reads (fetches less hits) never go negative
+SELECT pg_stat_force_next_flush();
+SELECT idx_blks_read >= 0 AS reads_not_negative, idx_blks_hit >= 3800 AS hits_counted
+FROM pg_statio_user_indexes WHERE indexrelname = 'pbh_idx';
 RESET enable_seqscan;
 -- a temporary index (local buffers) takes no hints
 CREATE TEMP TABLE pbht AS SELECT * FROM pbh;

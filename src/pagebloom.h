@@ -193,8 +193,8 @@ typedef struct PageBloomOptions
 } PageBloomOptions;
 
 /*
- * Per-index state cached in rd_amcache: the metapage parameters and a hasher
- * per index column.
+ * Per-index state cached in rd_amcache: the metapage parameters, a hasher
+ * per index column and the buffer hints of PbReadIndexBuffer.
  */
 typedef struct PageBloomState
 {

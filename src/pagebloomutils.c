@@ -1053,7 +1053,10 @@ PbCheckMetaPage(Relation index, Page page)
 				 errhint("REINDEX the index.")));
 }
 
-/* The state cached in rd_amcache: metapage parameters and column hashers */
+/*
+ * The state cached in rd_amcache: metapage parameters, column hashers and
+ * the buffer hints of PbReadIndexBuffer
+ */
 PageBloomState *
 PbGetState(Relation index)
 {
