@@ -40,6 +40,8 @@
 #include "access/itup.h"
 #include "port/pg_bitutils.h"
 #include "nodes/pathnodes.h"
+#include "storage/dsm.h"
+#include "storage/shm_toc.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/lock.h"
@@ -236,6 +238,7 @@ extern IndexBuildResult *pbbuild(Relation heap, Relation index,
 								 struct IndexInfo *indexInfo);
 extern void pbbuildempty(Relation index);
 extern char *pbbuildphasename(int64 phasenum);
+extern PGDLLEXPORT void PbParallelBuildMain(dsm_segment *seg, shm_toc *toc);
 
 /* pagebloominsert.c */
 extern bool pbinsert(Relation index, Datum *values, bool *isnull,

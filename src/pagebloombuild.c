@@ -20,6 +20,13 @@
  * A tuple that comes back to an earlier segment (never seen in a plain heap
  * scan, handled anyway) is set directly in the written pages.
  *
+ * With parallel workers (as many as the planner allows a CREATE INDEX on the
+ * table: max_parallel_maintenance_workers, maintenance_work_mem, the table's
+ * parallel_workers), the leader and the workers scan units of 64 ranges each
+ * into one image of the current segment in dynamic shared memory, and the
+ * leader writes each segment when all its units are done (see "Parallel
+ * build" below); the index is the serial build's, bit for bit.
+ *
  * CREATE INDEX CONCURRENTLY needs nothing special: the validation pass calls
  * ambulkdelete (which reports no TIDs), so every heap tuple is inserted again,
  * which sets bits that are already set.
@@ -30,16 +37,56 @@
 #include "pagebloom.h"
 
 #include "access/generic_xlog.h"
+#include "access/parallel.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/progress.h"
 #include "miscadmin.h"
+#include "optimizer/optimizer.h"
 #include "pgstat.h"
+#include "port/atomics.h"
 #include "port/pg_bitutils.h"
+#include "storage/barrier.h"
+#include "storage/condition_variable.h"
 #include "storage/smgr.h"
+#include "storage/spin.h"
 #include "utils/rel.h"
+
+/*
+ * Shared state of a parallel build (in the DSM segment, followed by the image
+ * of the segment being built: its slice pages, then its row map pages, as
+ * PB_PAGE_WORDS words each).
+ */
+typedef struct PbParallelShared
+{
+	Oid			heaprelid;
+	Oid			indexrelid;
+	BlockNumber heapblocks;		/* heap blocks to scan */
+	uint32		nsegments;		/* index segments they cover */
+	uint32		units;			/* units of 64 ranges per segment */
+	Size		imagewords;		/* words of the segment image */
+	Barrier		barrier;		/* phase 2s: scan segment s; 2s + 1: the
+								 * leader writes it */
+	pg_atomic_uint32 nextunit;	/* next unit of the segment being scanned */
+	ConditionVariable attachcv; /* signalled when a worker has attached */
+	slock_t		mutex;			/* protects what follows, and the overflow
+								 * words of the image's row map pages */
+	int64		segmaxrange;	/* last range with a tuple in the segment
+								 * being scanned, -1 if none */
+	double		reltuples;		/* heap tuples, over all participants */
+	double		indtuples;		/* index tuples, over all participants */
+	BlockNumber blocksdone;		/* heap blocks scanned, for progress */
+	int			nattached;		/* workers attached to the barrier */
+	bool		brokenhotchain; /* a participant saw a broken HOT chain */
+} PbParallelShared;
+
+#define PB_SHM_KEY_SHARED	UINT64CONST(0x5042000000000001)
+
+#define PbParallelImage(shared) \
+	((uint64 *) ((char *) (shared) + MAXALIGN(sizeof(PbParallelShared))))
 
 typedef struct PbBuildState
 {
@@ -65,6 +112,11 @@ typedef struct PbBuildState
 	BlockNumber wfirst;			/* block of the first */
 	int			nwpages;
 	bool		usewal;			/* RelationNeedsWAL(index) */
+	PbParallelShared *shared;	/* parallel build: the shared state */
+	bool		leader;			/* parallel build: this is the leader */
+	int64		partialsegment; /* parallel build: the last segment written,
+								 * whose row map stops at its last range
+								 * with a tuple (-1: none) */
 } PbBuildState;
 
 /* Pages per write batch: as many as one WAL record holds */
@@ -269,7 +321,14 @@ PbBuildSetRowMap(PbBuildState *bs, ItemPointer tid, const uint64 *hashes)
 		uint64	   *words = bs->segmap + (Size) (group * meta->ncols + c) * PB_PAGE_WORDS;
 
 		if (off > meta->rowSlots)
+		{
+			/* a row map page may span two participants' units */
+			if (bs->shared)
+				SpinLockAcquire(&bs->shared->mutex);
 			words[hidx / 64] |= UINT64CONST(1) << (hidx % 64);
+			if (bs->shared)
+				SpinLockRelease(&bs->shared->mutex);
+		}
 		else
 		{
 			uint8	   *hi = (uint8 *) (words + PB_MAP_OVERFLOW_WORDS);
@@ -338,7 +397,7 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 	}
 
 	bs->indtuples += 1;
-	if (((int64) bs->indtuples) % 1024 == 0)
+	if (!bs->shared && ((int64) bs->indtuples) % 1024 == 0)
 		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs->indtuples);
 }
 
@@ -360,6 +419,322 @@ PbWriteMetaPage(Relation index, const PageBloomMetaPageData *meta)
 }
 
 /*
+ * Parallel build.  The heap is cut into units of 64 ranges (one batch: word
+ * w of every row of the segment's slice pages, and the row map slots of their
+ * heap pages), which the leader and its workers claim one at a time and scan
+ * with their own range scans, ORing their bits into one shared image of the
+ * segment being built.  Units never share a word of slice page (only the
+ * overflow words of a row map page that spans two units, set under a
+ * spinlock), so no other locking is needed.  When every unit of a segment is
+ * done (the barrier's even phase), the leader alone writes the segment, as
+ * the serial build does (its odd phase), and clears the image for the next.
+ * The pages written are the serial build's, bit for bit.
+ */
+
+/*
+ * The parallel workers to ask for: none for CONCURRENTLY, for exclusion
+ * constraints or for a table of one unit; else what the planner allows for
+ * a CREATE INDEX on the table (max_parallel_maintenance_workers, the table's
+ * size or parallel_workers, maintenance_work_mem), at most a worker per unit
+ * beyond the leader's
+ */
+static int
+PbParallelWorkers(Relation heap, Relation index, IndexInfo *indexInfo,
+				  const PageBloomMetaPageData *meta, BlockNumber heapblocks)
+{
+	uint64		units;
+	int			nworkers;
+
+	if (indexInfo->ii_Concurrent || indexInfo->ii_ExclusionOps != NULL ||
+		heapblocks == 0 || !IsUnderPostmaster)
+		return 0;
+	units = ((uint64) (heapblocks - 1) / meta->pagesPerRange) / 64 + 1;
+	if (units < 2)
+		return 0;
+	nworkers = plan_create_index_workers(RelationGetRelid(heap), RelationGetRelid(index));
+	return (int) Min((uint64) nworkers, units - 1);
+}
+
+/* The leader's progress report: tuples and heap blocks of all participants */
+static void
+PbParallelReportProgress(PbParallelShared *shared)
+{
+	const int	index[] = {PROGRESS_CREATEIDX_TUPLES_DONE, PROGRESS_SCAN_BLOCKS_DONE};
+	int64		val[2];
+
+	SpinLockAcquire(&shared->mutex);
+	val[0] = (int64) shared->indtuples;
+	val[1] = (int64) shared->blocksdone;
+	SpinLockRelease(&shared->mutex);
+	pgstat_progress_update_multi_param(2, index, val);
+}
+
+/*
+ * Scan unit 'unit' of segment 'segment' into the shared image and add what
+ * it saw to the shared counts
+ */
+static void
+PbParallelScanUnit(Relation heap, Relation index, IndexInfo *indexInfo,
+				   PbBuildState *bs, uint32 segment, uint32 unit)
+{
+	PbParallelShared *shared = bs->shared;
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	uint64		firstrange = (uint64) segment * PbRangesPerSegment(meta) + (uint64) unit * 64;
+	uint64		start = firstrange * meta->pagesPerRange;
+	uint64		end = Min(start + (uint64) 64 * meta->pagesPerRange, (uint64) shared->heapblocks);
+	double		before = bs->indtuples;
+	double		reltuples;
+
+	if (start >= end)
+		return;
+	bs->havesegment = true;
+	bs->cursegment = segment;
+	bs->havebatch = false;
+	bs->maxrange = 0;
+	reltuples = table_index_build_range_scan(heap, index, indexInfo, false, false, false,
+											 (BlockNumber) start, (BlockNumber) (end - start),
+											 PbBuildCallback, bs, NULL);
+	PbFlushBatch(bs);
+
+	SpinLockAcquire(&shared->mutex);
+	if (bs->indtuples > before)
+		shared->segmaxrange = Max(shared->segmaxrange, (int64) bs->maxrange);
+	shared->reltuples += reltuples;
+	shared->indtuples += bs->indtuples - before;
+	shared->blocksdone += (BlockNumber) (end - start);
+	SpinLockRelease(&shared->mutex);
+	if (bs->leader)
+		PbParallelReportProgress(shared);
+}
+
+/*
+ * The leader's part between two segments: write the segment just scanned
+ * from the shared image (if it had any tuple) as the serial build would, and
+ * clear the image for the next.  A segment is written as if it were the last
+ * (its row map up to its last range with a tuple); a later segment with
+ * tuples first completes it with empty row map pages.
+ */
+static void
+PbParallelWriteSegment(Relation index, PbBuildState *bs, uint32 segment)
+{
+	PbParallelShared *shared = bs->shared;
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+
+	if (shared->segmaxrange >= 0)
+	{
+		if (bs->partialsegment >= 0)
+		{
+			uint32		ps = (uint32) bs->partialsegment;
+			uint32		pos;
+
+			for (pos = RelationGetNumberOfBlocks(index) - PbSliceBlkno(meta, ps, 0);
+				 pos < PbSegmentPages(meta); pos++)
+				PbWriteSegmentPage(index, bs, ps, pos, NULL);
+		}
+		bs->havesegment = true;
+		bs->cursegment = segment;
+		bs->maxrange = (uint64) shared->segmaxrange;
+		PbFlushSegments(index, bs, segment + 1, true);
+		bs->partialsegment = segment;
+	}
+	memset(bs->segbits, 0, shared->imagewords * sizeof(uint64));
+	shared->segmaxrange = -1;
+	pg_atomic_write_u32(&shared->nextunit, 0);
+}
+
+/*
+ * Take part in a parallel build until every segment is written: claim and
+ * scan units of the current segment (the leader too, unless
+ * parallel_leader_participation is off and a worker was launched), then wait
+ * for the others; the leader
+ * (attached to the barrier before any worker started, so that no phase ends
+ * without it) writes each segment.  A broken HOT chain seen here is reported
+ * to the leader, which marks the index (indcheckxmin) as a serial build does.
+ */
+static void
+PbParallelParticipate(Relation heap, Relation index, IndexInfo *indexInfo,
+					  PbBuildState *bs, bool leader, bool scan)
+{
+	PbParallelShared *shared = bs->shared;
+	int			phase;
+
+	if (leader)
+		phase = BarrierPhase(&shared->barrier);
+	else
+	{
+		phase = BarrierAttach(&shared->barrier);
+		SpinLockAcquire(&shared->mutex);
+		shared->nattached++;
+		SpinLockRelease(&shared->mutex);
+		ConditionVariableBroadcast(&shared->attachcv);
+	}
+	while (phase / 2 < (int) shared->nsegments)
+	{
+		if (phase % 2 == 0 && scan)
+		{
+			uint32		unit;
+
+			while ((unit = pg_atomic_fetch_add_u32(&shared->nextunit, 1)) < shared->units)
+				PbParallelScanUnit(heap, index, indexInfo, bs, (uint32) (phase / 2), unit);
+		}
+		else if (leader)
+			PbParallelWriteSegment(index, bs, (uint32) (phase / 2));
+		BarrierArriveAndWait(&shared->barrier, PG_WAIT_EXTENSION);
+		if (leader)
+			PbParallelReportProgress(shared);
+		phase = BarrierPhase(&shared->barrier);
+	}
+	BarrierDetach(&shared->barrier);
+
+	if (indexInfo->ii_BrokenHotChain)
+	{
+		SpinLockAcquire(&shared->mutex);
+		shared->brokenhotchain = true;
+		SpinLockRelease(&shared->mutex);
+	}
+}
+
+/* Per-participant build state over the shared image */
+static void
+PbInitBuildState(PbBuildState *bs, Relation index, PbParallelShared *shared)
+{
+	const PageBloomMetaPageData *meta;
+
+	memset(bs, 0, sizeof(*bs));
+	bs->state = PbGetState(index);
+	meta = &bs->state->meta;
+	bs->maskwords = (int) (meta->blockBits + 63) / 64;
+	bs->batchsig = palloc0(sizeof(uint64) * 64 * bs->maskwords * meta->nblocks);
+	bs->partialsegment = -1;
+	bs->shared = shared;
+	if (shared)
+	{
+		bs->segbits = PbParallelImage(shared);
+		if (meta->rowSlots > 0)
+			bs->segmap = bs->segbits + (Size) meta->nblocks * PB_PAGE_WORDS;
+	}
+}
+
+/* Entry point of a parallel build worker */
+void
+PbParallelBuildMain(dsm_segment *seg, shm_toc *toc)
+{
+	PbParallelShared *shared = shm_toc_lookup(toc, PB_SHM_KEY_SHARED, false);
+	Relation	heap;
+	Relation	index;
+	IndexInfo  *indexInfo;
+	PbBuildState bs;
+
+	/* the lock modes CREATE INDEX and REINDEX hold (concurrent builds are serial) */
+	heap = table_open(shared->heaprelid, ShareLock);
+	index = index_open(shared->indexrelid, AccessExclusiveLock);
+	indexInfo = BuildIndexInfo(index);
+
+	PbInitBuildState(&bs, index, shared);
+	PbParallelParticipate(heap, index, indexInfo, &bs, false, true);
+	pfree(bs.batchsig);
+
+	index_close(index, AccessExclusiveLock);
+	table_close(heap, ShareLock);
+}
+
+/*
+ * Build with nworkers parallel workers besides the leader; false (nothing
+ * done) if no dynamic shared memory segment could be had.  On success the
+ * segments are written and reltuples holds the heap tuples scanned.
+ */
+static bool
+PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
+				PbBuildState *bs, int nworkers, BlockNumber heapblocks,
+				double *reltuples)
+{
+	const PageBloomMetaPageData *meta = &bs->state->meta;
+	Size		imagewords = (Size) PbSegmentPages(meta) * PB_PAGE_WORDS;
+	Size		size = MAXALIGN(sizeof(PbParallelShared)) + imagewords * sizeof(uint64);
+	ParallelContext *pcxt;
+	PbParallelShared *shared;
+	bool		leaderscans;
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("bloomfilter", "PbParallelBuildMain", nworkers);
+	shm_toc_estimate_chunk(&pcxt->estimator, size);
+	shm_toc_estimate_keys(&pcxt->estimator, 1);
+	InitializeParallelDSM(pcxt);
+	if (pcxt->seg == NULL)
+	{
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+
+	shared = (PbParallelShared *) shm_toc_allocate(pcxt->toc, size);
+	memset(shared, 0, size);
+	shared->heaprelid = RelationGetRelid(heap);
+	shared->indexrelid = RelationGetRelid(index);
+	shared->heapblocks = heapblocks;
+	shared->nsegments = (uint32) (((uint64) (heapblocks - 1) / meta->pagesPerRange) /
+								  PbRangesPerSegment(meta) + 1);
+	shared->units = PbRangesPerSegment(meta) / 64;
+	shared->imagewords = imagewords;
+	BarrierInit(&shared->barrier, 0);
+	ConditionVariableInit(&shared->attachcv);
+	pg_atomic_init_u32(&shared->nextunit, 0);
+	SpinLockInit(&shared->mutex);
+	shared->segmaxrange = -1;
+	shm_toc_insert(pcxt->toc, PB_SHM_KEY_SHARED, shared);
+
+	bs->shared = shared;
+	bs->segbits = PbParallelImage(shared);
+	bs->segmap = meta->rowSlots > 0 ? bs->segbits + (Size) meta->nblocks * PB_PAGE_WORDS : NULL;
+	bs->partialsegment = -1;
+	bs->leader = true;
+	(void) BarrierAttach(&shared->barrier);
+	pgstat_progress_update_param(PROGRESS_SCAN_BLOCKS_TOTAL, heapblocks);
+
+	LaunchParallelWorkers(pcxt);
+	elog(DEBUG1, "pagebloom build of \"%s\": %d of %d parallel workers launched",
+		 RelationGetRelationName(index), pcxt->nworkers_launched, nworkers);
+	leaderscans = parallel_leader_participation || pcxt->nworkers_launched == 0;
+	if (!leaderscans)
+	{
+		/*
+		 * A phase ends when every participant attached to the barrier has
+		 * arrived, and so far only the leader is: wait for the workers (an
+		 * error if one failed to start), or the leader would end each scan
+		 * phase alone with its units unscanned.
+		 */
+		WaitForParallelWorkersToAttach(pcxt);
+		ConditionVariablePrepareToSleep(&shared->attachcv);
+		for (;;)
+		{
+			int			nattached;
+
+			SpinLockAcquire(&shared->mutex);
+			nattached = shared->nattached;
+			SpinLockRelease(&shared->mutex);
+			if (nattached >= pcxt->nworkers_launched)
+				break;
+			ConditionVariableSleep(&shared->attachcv, PG_WAIT_EXTENSION);
+		}
+		ConditionVariableCancelSleep();
+	}
+	PbParallelParticipate(heap, index, indexInfo, bs, true, leaderscans);
+	WaitForParallelWorkersToFinish(pcxt);
+
+	*reltuples = shared->reltuples;
+	bs->indtuples = shared->indtuples;
+	if (shared->brokenhotchain)
+		indexInfo->ii_BrokenHotChain = true;
+	bs->shared = NULL;
+	bs->leader = false;
+	bs->segbits = NULL;
+	bs->segmap = NULL;
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+	return true;
+}
+
+/*
  * ambuild: size the signature, write the metapage, scan the heap in order
  * and write the segments.
  */
@@ -370,6 +745,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	PageBloomMetaPageData meta;
 	PbBuildState bs;
 	double		reltuples;
+	BlockNumber heapblocks;
+	int			nworkers;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
@@ -391,26 +768,32 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	PbComputeParams(heap, index, &meta, true);
 	PbWriteMetaPage(index, &meta);
 
-	memset(&bs, 0, sizeof(bs));
-	bs.state = PbGetState(index);
-	bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
-								 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	if (meta.rowSlots > 0)
-		bs.segmap = palloc_extended((Size) (PbSegmentPages(&meta) - meta.nblocks) *
-									PB_PAGE_WORDS * sizeof(uint64),
-									MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	bs.maskwords = (int) (meta.blockBits + 63) / 64;
-	bs.batchsig = palloc0(sizeof(uint64) * 64 * bs.maskwords * meta.nblocks);
+	PbInitBuildState(&bs, index, NULL);
 	bs.wpagesraw = palloc((Size) PB_BUILD_WRITE_PAGES * BLCKSZ + PB_IO_ALIGN);
 	bs.wpages = (char *) TYPEALIGN(PB_IO_ALIGN, bs.wpagesraw);
 	bs.usewal = RelationNeedsWAL(index);
 
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_SUBPHASE, PB_BUILD_PHASE_SCAN);
-	reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
-									   PbBuildCallback, &bs, NULL);
-	PbFlushBatch(&bs);
-	if (bs.havesegment)
-		PbFlushSegments(index, &bs, bs.cursegment + 1, true);
+	heapblocks = RelationGetNumberOfBlocks(heap);
+	nworkers = PbParallelWorkers(heap, index, indexInfo, &meta, heapblocks);
+	if (nworkers == 0 ||
+		!PbBuildParallel(heap, index, indexInfo, &bs, nworkers, heapblocks, &reltuples))
+	{
+		bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
+									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		if (meta.rowSlots > 0)
+			bs.segmap = palloc_extended((Size) (PbSegmentPages(&meta) - meta.nblocks) *
+										PB_PAGE_WORDS * sizeof(uint64),
+										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
+										   PbBuildCallback, &bs, NULL);
+		PbFlushBatch(&bs);
+		if (bs.havesegment)
+			PbFlushSegments(index, &bs, bs.cursegment + 1, true);
+		pfree(bs.segbits);
+		if (bs.segmap)
+			pfree(bs.segmap);
+	}
 
 	/*
 	 * The segment pages bypassed shared buffers, so no checkpoint writes or
@@ -427,9 +810,6 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
 	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
-	pfree(bs.segbits);
-	if (bs.segmap)
-		pfree(bs.segmap);
 	pfree(bs.batchsig);
 	pfree(bs.wpagesraw);
 
