@@ -44,6 +44,7 @@
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/progress.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "optimizer/optimizer.h"
 #include "pgstat.h"
@@ -53,6 +54,7 @@
 #include "storage/condition_variable.h"
 #include "storage/smgr.h"
 #include "storage/spin.h"
+#include "tcop/tcopprot.h"
 #include "utils/rel.h"
 
 /*
@@ -83,7 +85,10 @@ typedef struct PbParallelShared
 	bool		brokenhotchain; /* a participant saw a broken HOT chain */
 } PbParallelShared;
 
-#define PB_SHM_KEY_SHARED	UINT64CONST(0x5042000000000001)
+#define PB_SHM_KEY_SHARED		UINT64CONST(0x5042000000000001)
+#define PB_SHM_KEY_QUERY_TEXT	UINT64CONST(0x5042000000000002)
+#define PB_SHM_KEY_BUFFER_USAGE	UINT64CONST(0x5042000000000003)
+#define PB_SHM_KEY_WAL_USAGE	UINT64CONST(0x5042000000000004)
 
 #define PbParallelImage(shared) \
 	((uint64 *) ((char *) (shared) + MAXALIGN(sizeof(PbParallelShared))))
@@ -433,10 +438,12 @@ PbWriteMetaPage(Relation index, const PageBloomMetaPageData *meta)
 
 /*
  * The parallel workers to ask for: none for CONCURRENTLY, for exclusion
- * constraints or for a table of one unit; else what the planner allows for
- * a CREATE INDEX on the table (max_parallel_maintenance_workers, the table's
- * size or parallel_workers, maintenance_work_mem), at most a worker per unit
- * beyond the leader's
+ * constraints, for a table of one unit, or when the segment image would take
+ * more than maintenance_work_mem (it lives in dynamic shared memory, which
+ * may be small, as in containers, and whose exhaustion is an error, not a
+ * fallback); else what the planner allows for a CREATE INDEX on the table
+ * (max_parallel_maintenance_workers, the table's size or parallel_workers,
+ * maintenance_work_mem), at most a worker per unit beyond the leader's
  */
 static int
 PbParallelWorkers(Relation heap, Relation index, IndexInfo *indexInfo,
@@ -449,7 +456,9 @@ PbParallelWorkers(Relation heap, Relation index, IndexInfo *indexInfo,
 		heapblocks == 0 || !IsUnderPostmaster)
 		return 0;
 	units = ((uint64) (heapblocks - 1) / meta->pagesPerRange) / 64 + 1;
-	if (units < 2)
+	if (units < 2 ||
+		(double) PbSegmentPages(meta) * PB_PAGE_WORDS * sizeof(uint64) >
+		(double) maintenance_work_mem * 1024.0)
 		return 0;
 	nworkers = plan_create_index_workers(RelationGetRelid(heap), RelationGetRelid(index));
 	return (int) Min((uint64) nworkers, units - 1);
@@ -570,11 +579,12 @@ PbParallelParticipate(Relation heap, Relation index, IndexInfo *indexInfo,
 	}
 	while (phase / 2 < (int) shared->nsegments)
 	{
-		if (phase % 2 == 0 && scan)
+		if (phase % 2 == 0)
 		{
 			uint32		unit;
 
-			while ((unit = pg_atomic_fetch_add_u32(&shared->nextunit, 1)) < shared->units)
+			while (scan &&
+				   (unit = pg_atomic_fetch_add_u32(&shared->nextunit, 1)) < shared->units)
 				PbParallelScanUnit(heap, index, indexInfo, bs, (uint32) (phase / 2), unit);
 		}
 		else if (leader)
@@ -620,10 +630,17 @@ void
 PbParallelBuildMain(dsm_segment *seg, shm_toc *toc)
 {
 	PbParallelShared *shared = shm_toc_lookup(toc, PB_SHM_KEY_SHARED, false);
+	BufferUsage *bufferusage;
+	WalUsage   *walusage;
 	Relation	heap;
 	Relation	index;
 	IndexInfo  *indexInfo;
 	PbBuildState bs;
+
+	/* the leader's statement, for pg_stat_activity and error reports */
+	debug_query_string = shm_toc_lookup(toc, PB_SHM_KEY_QUERY_TEXT, false);
+	pgstat_report_activity(STATE_RUNNING, debug_query_string);
+	InstrStartParallelQuery();
 
 	/* the lock modes CREATE INDEX and REINDEX hold (concurrent builds are serial) */
 	heap = table_open(shared->heaprelid, ShareLock);
@@ -634,14 +651,19 @@ PbParallelBuildMain(dsm_segment *seg, shm_toc *toc)
 	PbParallelParticipate(heap, index, indexInfo, &bs, false, true);
 	pfree(bs.batchsig);
 
+	bufferusage = shm_toc_lookup(toc, PB_SHM_KEY_BUFFER_USAGE, false);
+	walusage = shm_toc_lookup(toc, PB_SHM_KEY_WAL_USAGE, false);
+	InstrEndParallelQuery(&bufferusage[ParallelWorkerNumber], &walusage[ParallelWorkerNumber]);
+
 	index_close(index, AccessExclusiveLock);
 	table_close(heap, ShareLock);
 }
 
 /*
  * Build with nworkers parallel workers besides the leader; false (nothing
- * done) if no dynamic shared memory segment could be had.  On success the
- * segments are written and reltuples holds the heap tuples scanned.
+ * done) if no dynamic shared memory segment could be had or no worker could
+ * be launched.  On success the segments are written and reltuples holds the
+ * heap tuples scanned.
  */
 static bool
 PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
@@ -654,11 +676,18 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	ParallelContext *pcxt;
 	PbParallelShared *shared;
 	bool		leaderscans;
+	Size		querylen = debug_query_string ? strlen(debug_query_string) : 0;
+	BufferUsage *bufferusage;
+	WalUsage   *walusage;
+	int			i;
 
 	EnterParallelMode();
 	pcxt = CreateParallelContext("bloomfilter", "PbParallelBuildMain", nworkers);
 	shm_toc_estimate_chunk(&pcxt->estimator, size);
-	shm_toc_estimate_keys(&pcxt->estimator, 1);
+	shm_toc_estimate_chunk(&pcxt->estimator, querylen + 1);
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(BufferUsage), nworkers));
+	shm_toc_estimate_chunk(&pcxt->estimator, mul_size(sizeof(WalUsage), nworkers));
+	shm_toc_estimate_keys(&pcxt->estimator, 4);
 	InitializeParallelDSM(pcxt);
 	if (pcxt->seg == NULL)
 	{
@@ -682,6 +711,19 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	SpinLockInit(&shared->mutex);
 	shared->segmaxrange = -1;
 	shm_toc_insert(pcxt->toc, PB_SHM_KEY_SHARED, shared);
+	{
+		char	   *querytext = shm_toc_allocate(pcxt->toc, querylen + 1);
+
+		if (querylen > 0)
+			memcpy(querytext, debug_query_string, querylen);
+		querytext[querylen] = '\0';
+		shm_toc_insert(pcxt->toc, PB_SHM_KEY_QUERY_TEXT, querytext);
+	}
+	/* the workers' buffer and WAL usage, for pg_stat_statements and EXPLAIN */
+	bufferusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(BufferUsage), nworkers));
+	shm_toc_insert(pcxt->toc, PB_SHM_KEY_BUFFER_USAGE, bufferusage);
+	walusage = shm_toc_allocate(pcxt->toc, mul_size(sizeof(WalUsage), nworkers));
+	shm_toc_insert(pcxt->toc, PB_SHM_KEY_WAL_USAGE, walusage);
 
 	bs->shared = shared;
 	bs->segbits = PbParallelImage(shared);
@@ -694,7 +736,18 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	LaunchParallelWorkers(pcxt);
 	elog(DEBUG1, "pagebloom build of \"%s\": %d of %d parallel workers launched",
 		 RelationGetRelationName(index), pcxt->nworkers_launched, nworkers);
-	leaderscans = parallel_leader_participation || pcxt->nworkers_launched == 0;
+	if (pcxt->nworkers_launched == 0)
+	{
+		/* none to be had: build serially, in private memory */
+		bs->shared = NULL;
+		bs->leader = false;
+		bs->segbits = NULL;
+		bs->segmap = NULL;
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+	leaderscans = parallel_leader_participation;
 	if (!leaderscans)
 	{
 		/*
@@ -720,6 +773,8 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	}
 	PbParallelParticipate(heap, index, indexInfo, bs, true, leaderscans);
 	WaitForParallelWorkersToFinish(pcxt);
+	for (i = 0; i < pcxt->nworkers_launched; i++)
+		InstrAccumParallelQuery(&bufferusage[i], &walusage[i]);
 
 	*reltuples = shared->reltuples;
 	bs->indtuples = shared->indtuples;

@@ -3,10 +3,14 @@
 # pages as a serial build, bit for bit: on a heap with an empty segment in the
 # middle and empty pages at its end (the last segment's row map stops at its
 # last row), with and without a row map, for an expression index with a
-# predicate; workers are launched; every key is found (pagebloom_verify); a
-# HOT chain broken in a worker's part of the heap marks the index
-# (indcheckxmin) as a serial build does; progress shows the blocks and tuples
-# of all participants.
+# predicate, and with the workers alone scanning (parallel_leader_participation
+# off, also with a slow predicate, so that the leader waits through long scan
+# phases); workers are launched; every key is found (pagebloom_verify); the
+# heap's and the index's reltuples count every row once; with no worker to be
+# had the build is serial; a HOT chain broken in a worker's part of the heap
+# marks the index (indcheckxmin) as a serial build does; progress shows the
+# blocks and tuples of all participants; the index survives a crash, also when
+# built without WAL under wal_level minimal.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -37,6 +41,8 @@ $node->safe_psql('postgres', q{
 	DELETE FROM p WHERE ctid >= '(256,0)' AND ctid < '(512,0)';
 	DELETE FROM p WHERE ctid >= '(900,0)';
 	VACUUM p;
+	CREATE FUNCTION slow_true(int) RETURNS bool IMMUTABLE PARALLEL SAFE LANGUAGE plpgsql AS
+		'BEGIN IF $1 % 20 = 0 THEN PERFORM pg_sleep(0.001); END IF; RETURN true; END';
 	CREATE FUNCTION digest(idx regclass) RETURNS text LANGUAGE sql AS $$
 		SELECT md5(string_agg(md5(substring(get_raw_page(idx::text, b) FROM 25)), '' ORDER BY b))
 		FROM generate_series(0, (pg_relation_size(idx) / 8192)::int - 1) b $$;
@@ -47,6 +53,7 @@ cmp_ok($node->safe_psql('postgres', q{SELECT pg_relation_size('p') / 8192}), '>=
 my %indexes = (
 	'row map' => q{(a, b) WITH (pages_per_range = 1, block_bits = 255)},
 	'row map, workers only' => q{(a, b) WITH (pages_per_range = 1, block_bits = 255)},
+	'row map, workers only, slow' => q{(a, b) WITH (pages_per_range = 1, block_bits = 255) WHERE slow_true(id)},
 	'no row map' => q{(a, b) WITH (pages_per_range = 1, block_bits = 255, row_map = off)},
 	'expressions, predicate' => q{(lower(b), (a % 100)) WITH (pages_per_range = 2) WHERE a % 3 <> 0},
 );
@@ -74,10 +81,32 @@ foreach my $name (sort keys %indexes)
 		"$name: the build launched parallel workers");
 	is($out, $serial, "$name: the parallel build wrote the serial build's pages");
 	my $where = $def =~ /WHERE (.*)$/ ? $1 : 'true';
-	is($node->safe_psql('postgres', q{SELECT pagebloom_verify('p_pb')}),
-		$node->safe_psql('postgres', "SELECT count(*) FROM p WHERE $where"),
+	my $count = $node->safe_psql('postgres', "SELECT count(*) FROM p WHERE $where");
+	is($node->safe_psql('postgres', q{SELECT pagebloom_verify('p_pb')}), $count,
 		"$name: every row's keys are in the index");
+	# the counts of all participants, once each: the heap's tuples (all live)
+	# and the index's
+	is($node->safe_psql('postgres', q{SELECT reltuples FROM pg_class WHERE relname = 'p'}),
+		$node->safe_psql('postgres', q{SELECT count(*) FROM p}), "$name: the heap's reltuples");
+	is($node->safe_psql('postgres', q{SELECT reltuples FROM pg_class WHERE relname = 'p_pb'}), $count,
+		"$name: the index's reltuples");
 	$node->safe_psql('postgres', 'DROP INDEX p_pb');
+}
+
+# no worker to be had (max_parallel_workers = 0): the build goes back to the
+# serial path and gives the same index
+{
+	my ($out, $err) = ('', '');
+	$node->psql('postgres', q{
+		SET max_parallel_workers = 0;
+		SET client_min_messages = debug1;
+		CREATE INDEX p_pb ON p USING pagebloom (a, b) WITH (pages_per_range = 1, block_bits = 255);
+		RESET client_min_messages;
+		SELECT digest('p_pb');
+		DROP INDEX p_pb;
+	}, stdout => \$out, stderr => \$err, on_error_die => 1);
+	like($err, qr/pagebloom build of "p_pb": 0 of 2 parallel workers launched/, 'no worker could be launched');
+	is($out, $serial{'row map'}, 'the build went back to the serial path: the same pages');
 }
 
 # a query through the parallel-built index returns what a sequential scan does
@@ -127,10 +156,6 @@ is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM
 	'the updated rows are found through the index');
 
 # progress of a parallel build: a predicate that sleeps now and then keeps it running
-$node->safe_psql('postgres', q{
-	CREATE FUNCTION slow_true(int) RETURNS bool IMMUTABLE PARALLEL SAFE LANGUAGE plpgsql AS
-		'BEGIN IF $1 % 20 = 0 THEN PERFORM pg_sleep(0.001); END IF; RETURN true; END';
-});
 my ($bout, $berr) = ('', '');
 my $build = IPC::Run::start(
 	[ 'psql', '-X', '-d', $node->connstr('postgres'), '-c',
