@@ -659,6 +659,18 @@ PbParallelBuildMain(dsm_segment *seg, shm_toc *toc)
 	table_close(heap, ShareLock);
 }
 
+/* Leave parallel mode; the build state no longer points into the DSM */
+static void
+PbEndParallel(PbBuildState *bs, ParallelContext *pcxt)
+{
+	bs->shared = NULL;
+	bs->leader = false;
+	bs->segbits = NULL;
+	bs->segmap = NULL;
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+}
+
 /*
  * Build with nworkers parallel workers besides the leader; false (nothing
  * done) if no dynamic shared memory segment could be had or no worker could
@@ -691,8 +703,7 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	InitializeParallelDSM(pcxt);
 	if (pcxt->seg == NULL)
 	{
-		DestroyParallelContext(pcxt);
-		ExitParallelMode();
+		PbEndParallel(bs, pcxt);
 		return false;
 	}
 
@@ -739,12 +750,7 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	if (pcxt->nworkers_launched == 0)
 	{
 		/* none to be had: build serially, in private memory */
-		bs->shared = NULL;
-		bs->leader = false;
-		bs->segbits = NULL;
-		bs->segmap = NULL;
-		DestroyParallelContext(pcxt);
-		ExitParallelMode();
+		PbEndParallel(bs, pcxt);
 		return false;
 	}
 	leaderscans = parallel_leader_participation;
@@ -780,12 +786,7 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 	bs->indtuples = shared->indtuples;
 	if (shared->brokenhotchain)
 		indexInfo->ii_BrokenHotChain = true;
-	bs->shared = NULL;
-	bs->leader = false;
-	bs->segbits = NULL;
-	bs->segmap = NULL;
-	DestroyParallelContext(pcxt);
-	ExitParallelMode();
+	PbEndParallel(bs, pcxt);
 	return true;
 }
 
