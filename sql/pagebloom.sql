@@ -653,6 +653,29 @@ FROM generate_series(100001, 150000, 13) k;
 SELECT pg_stat_force_next_flush();
 SELECT idx_blks_read >= 0 AS reads_not_negative, idx_blks_hit >= 3800 AS hits_counted
 FROM pg_statio_user_indexes WHERE indexrelname = 'pbh_idx';
+-- and as hits in pg_stat_io (16+; 0 on 15): probes of absent keys read index
+-- pages only, so this backend's relation hits grow by at least the index's
+-- (7 of 8 of them hinted pins, which ReadBuffer would have counted there)
+CREATE FUNCTION pbh_io_hits() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	IF current_setting('server_version_num')::int < 160000 THEN
+		RETURN 0;
+	END IF;
+	EXECUTE $q$SELECT sum(hits) FROM pg_stat_io
+		WHERE backend_type = 'client backend' AND object = 'relation' AND context = 'normal'$q$ INTO n;
+	RETURN n;
+END $$;
+CREATE TEMP TABLE pbh_before AS SELECT pbh_io_hits() AS io,
+	(SELECT idx_blks_hit FROM pg_statio_user_indexes WHERE indexrelname = 'pbh_idx') AS idx;
+SELECT count(*) AS absent_found FROM generate_series(1, 3000) k WHERE EXISTS (SELECT 1 FROM pbh WHERE a = -k);
+SELECT pg_stat_force_next_flush();
+SELECT (SELECT idx_blks_hit FROM pg_statio_user_indexes WHERE indexrelname = 'pbh_idx') - idx >= 3000 AS index_hits,
+	pbh_io_hits() = 0 OR pbh_io_hits() - io >=
+	(SELECT idx_blks_hit FROM pg_statio_user_indexes WHERE indexrelname = 'pbh_idx') - idx AS io_hits_include_them
+FROM pbh_before;
+DROP FUNCTION pbh_io_hits();
 RESET enable_seqscan;
 -- a temporary index (local buffers) takes no hints
 CREATE TEMP TABLE pbht AS SELECT * FROM pbh;

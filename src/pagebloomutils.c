@@ -1131,7 +1131,7 @@ PbGetState(Relation index)
  * pages read only through hints would look cold to the clock sweep: one read
  * in PB_RECENT_BUMP takes the usual path, which does.  It counts the hit for
  * EXPLAIN (BUFFERS); the relation's pg_statio counters are kept here, as
- * ReadBuffer keeps them (a read, and a hit).
+ * ReadBuffer keeps them (a read, and a hit), and on 16+ pg_stat_io's hit.
  */
 Buffer
 PbReadIndexBuffer(Relation index, BlockNumber blkno)
@@ -1149,6 +1149,12 @@ PbReadIndexBuffer(Relation index, BlockNumber blkno)
 	{
 		pgstat_count_buffer_read(index);
 		pgstat_count_buffer_hit(index);
+		/* and pg_stat_io's hit, as ReadBuffer counts it (16+) */
+#if PG_VERSION_NUM >= 180000
+		pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_HIT, 1, 0);
+#elif PG_VERSION_NUM >= 160000
+		pgstat_count_io_op(IOOBJECT_RELATION, IOCONTEXT_NORMAL, IOOP_HIT);
+#endif
 		return *hint;
 	}
 	buf = ReadBuffer(index, blkno);
