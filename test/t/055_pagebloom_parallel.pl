@@ -8,9 +8,10 @@
 # phases); workers are launched; every key is found (pagebloom_verify); the
 # heap's and the index's reltuples count every row once; with no worker to be
 # had the build is serial; a HOT chain broken in a worker's part of the heap
-# marks the index (indcheckxmin) as a serial build does; progress shows the
-# blocks and tuples of all participants; the index survives a crash, also when
-# built without WAL under wal_level minimal.
+# marks the index (indcheckxmin) as a serial build does; REINDEX and VACUUM
+# FULL build in parallel too; progress shows the blocks and tuples of all
+# participants; the index survives a crash, also when built without WAL under
+# wal_level minimal.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -117,6 +118,23 @@ my $via_index = $node->safe_psql('postgres', "SET enable_seqscan = off; $probe")
 my $via_seqscan = $node->safe_psql('postgres', "SET enable_bitmapscan = off; SET enable_indexscan = off; $probe");
 is($via_index, $via_seqscan, 'index scans of the parallel-built index return what sequential scans return');
 
+# REINDEX and VACUUM FULL rebuild in parallel too (VACUUM FULL under an
+# exclusive lock on the table, which the workers share through the leader)
+foreach my $cmd ('REINDEX INDEX p_pb', 'REINDEX TABLE p', 'VACUUM FULL p')
+{
+	my ($out, $err) = ('', '');
+	$node->psql('postgres', qq{
+		SET client_min_messages = debug1;
+		$cmd;
+		RESET client_min_messages;
+		SELECT pagebloom_verify('p_pb') = (SELECT count(*) FROM p);
+	}, stdout => \$out, stderr => \$err, on_error_die => 1);
+	like($err, qr/pagebloom build of "p_pb": [12] of 2 parallel workers launched/, "$cmd: parallel");
+	is($out, 't', "$cmd: every row's keys are in the index");
+}
+is($node->safe_psql('postgres', "SET enable_seqscan = off; $probe"), $via_seqscan,
+	'after VACUUM FULL, index scans return what sequential scans return');
+
 # a broken HOT chain: rows HOT-updated (the table has no index yet) while a
 # snapshot that still sees their old versions is open, in the last pages of
 # the heap, scanned by a worker (the leader scans nothing with
@@ -171,10 +189,20 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('p_slow')}),
 	$node->safe_psql('postgres', q{SELECT count(*) FROM p}), 'and the build completes');
 
 # crash right after a parallel build: the pages are in the WAL or on disk
+my ($pout, $perr) = ('', '');
+$node->psql('postgres', q{
+	SET client_min_messages = debug1;
+	REINDEX INDEX p_pb;
+	RESET client_min_messages;
+	SELECT digest('p_pb');
+}, stdout => \$pout, stderr => \$perr, on_error_die => 1);
+like($perr, qr/pagebloom build of "p_pb": [12] of 2 parallel workers launched/, 'a parallel REINDEX before the crash');
 $node->stop('immediate');
 $node->start;
-is($node->safe_psql('postgres', q{SELECT digest('p_pb')}), $serial{'row map'},
-	'after a crash, the parallel-built index has the serial build\'s pages');
+is($node->safe_psql('postgres', q{SELECT digest('p_pb')}), $pout,
+	'after a crash, the parallel-built index has the same pages');
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('p_pb') = (SELECT count(*) FROM p)}), 't',
+	'and every row\'s keys');
 
 # wal_level minimal: a table and its index made in one transaction skip the
 # WAL and are synced (or logged) at commit
