@@ -553,9 +553,8 @@ PbParallelWriteSegment(Relation index, PbBuildState *bs, uint32 segment)
 
 /*
  * Take part in a parallel build until every segment is written: claim and
- * scan units of the current segment (the leader too, unless
- * parallel_leader_participation is off and a worker was launched), then wait
- * for the others; the leader
+ * scan units of the current segment (the leader too, unless scan is false:
+ * parallel_leader_participation off), then wait for the others; the leader
  * (attached to the barrier before any worker started, so that no phase ends
  * without it) writes each segment.  A broken HOT chain seen here is reported
  * to the leader, which marks the index (indcheckxmin) as a serial build does.
@@ -604,7 +603,11 @@ PbParallelParticipate(Relation heap, Relation index, IndexInfo *indexInfo,
 	}
 }
 
-/* Per-participant build state over the shared image */
+/*
+ * A build state: the cached index state and the batch buffer; for a parallel
+ * participant (shared given), the segment image is the shared one, else the
+ * caller allocates its own
+ */
 static void
 PbInitBuildState(PbBuildState *bs, Relation index, PbParallelShared *shared)
 {
