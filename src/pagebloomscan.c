@@ -331,8 +331,8 @@ PbAddRange(PbSink *sink, uint64 range, uint32 ppr, BlockNumber heapBlocks)
 	return (int64) (last - first);
 }
 
-/* fingerprints tested four slots at a time; more go through a bitmap */
-#define PB_SWAR_MAX_FPS		8
+/* fingerprints compared against the high bytes; more go through a bitmap */
+#define PB_VEC_MAX_FPS		8
 /* first-key matches in a range from which the other keys' row maps filter */
 #define PB_MAP_FILTER_MIN_ROWS	3
 
@@ -367,30 +367,52 @@ PbMapKeepLow(const uint8 *hi, uint32 *out, int n, const uint16 *fps, int nfps)
 }
 
 /*
+ * Append to out, in order, the slots base + b (within [start, end)) of the
+ * bytes b that are all ones in m, eight compare-result bytes in memory order;
+ * returns the new count.
+ */
+static inline int
+PbMapAddByteHits(uint64 m, uint32 base, uint32 start, uint32 end,
+				 uint32 *out, int n)
+{
+	while (m != 0)
+	{
+#ifdef WORDS_BIGENDIAN
+		int			pos = pg_leftmost_one_pos64(m) & ~7;
+		uint32		i = base + (uint32) (7 - pos / 8);
+#else
+		int			pos = pg_rightmost_one_pos64(m) & ~7;
+		uint32		i = base + (uint32) (pos / 8);
+#endif
+
+		if (i >= start && i < end)
+			out[n++] = i;
+		m &= ~(UINT64CONST(0xFF) << pos);
+	}
+	return n;
+}
+
+/*
  * The slots in [start, end) of a row map page (its bytes: hi, PbMapGetHi)
  * that hold one of the fingerprints fps, into out (ascending); returns how
  * many.  The high bytes are compared first, the low bytes of the slots
- * where one matches in a second pass (PbMapKeepLow): for one fingerprint
- * sixteen slots per compare (GCC vector extension), else, up to
- * PB_SWAR_MAX_FPS fingerprints, eight at a time
- * (SWAR: a byte of x ^ pattern is zero where the slot's high byte matches;
- * the test may flag a byte next to a matching one, so flagged words are
- * checked slot by slot); more (a long = ANY list) are looked up in set, a
- * bitmap of all 65536 values (the scan's, all clear before and after).
+ * where one matches in a second pass (PbMapKeepLow): up to PB_VEC_MAX_FPS
+ * fingerprints sixteen slots per compare and fingerprint (GCC vector
+ * extension; a byte at a time without it); more (a long = ANY list) are
+ * looked up in set, a bitmap of all 65536 values (the scan's, all clear
+ * before and after).
  */
 static int
 PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 			 const uint16 *fps, int nfps, uint64 *set, uint32 *out)
 {
-	const uint64 ones = UINT64CONST(0x0101010101010101);
-	const uint64 highs = UINT64CONST(0x8080808080808080);
-	uint64		pat[PB_SWAR_MAX_FPS];
-	uint32		w;
 	uint32		i;
 	int			n = 0;
 	int			j;
 
-	if (nfps > PB_SWAR_MAX_FPS)
+	if (nfps <= 0)
+		return 0;
+	if (nfps > PB_VEC_MAX_FPS)
 	{
 		/* set: 65536 bits, all clear, and left clear */
 		for (j = 0; j < nfps; j++)
@@ -408,60 +430,50 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 	}
 
 #if defined(__GNUC__) || defined(__clang__)
-	if (nfps == 1)
 	{
-		/* one fingerprint: sixteen high bytes per compare */
+		/*
+		 * sixteen high bytes per compare (GCC vector extension), one compare
+		 * per fingerprint; the matching bytes of a flagged vector are found
+		 * from its compare result, not compared again
+		 */
 		typedef uint8 PbVec8 __attribute__((vector_size(16), aligned(8)));
 		const PbVec8 *vecs = (const PbVec8 *) hi;
-		uint8		h = (uint8) (fps[0] >> 8);
-		PbVec8		hv = {h, h, h, h, h, h, h, h, h, h, h, h, h, h, h, h};
+		PbVec8		hv[PB_VEC_MAX_FPS];
 		uint32		v;
 
+		for (j = 0; j < nfps; j++)
+		{
+			uint8		h = (uint8) (fps[j] >> 8);
+
+			hv[j] = (PbVec8) {h, h, h, h, h, h, h, h, h, h, h, h, h, h, h, h};
+		}
 		for (v = start / 16; v < (end + 15) / 16; v++)
 		{
-			PbVec8		eq = (PbVec8) (vecs[v] == hv);
+			PbVec8		x = vecs[v];
+			PbVec8		eq = (PbVec8) (x == hv[0]);
 			uint64		a,
 						b;
 
+			for (j = 1; j < nfps; j++)
+				eq |= (PbVec8) (x == hv[j]);
 			memcpy(&a, &eq, sizeof(a));
 			memcpy(&b, (char *) &eq + sizeof(a), sizeof(b));
 			if ((a | b) == 0)
 				continue;
-			for (i = v * 16; i < v * 16 + 16; i++)
-				if (i >= start && i < end && hi[i] == h)
-					out[n++] = i;
+			n = PbMapAddByteHits(a, v * 16, start, end, out, n);
+			n = PbMapAddByteHits(b, v * 16 + 8, start, end, out, n);
 		}
-		return PbMapKeepLow(hi, out, n, &fps[0], 1);
 	}
-#endif
-	for (j = 0; j < nfps; j++)
-		pat[j] = (uint64) (fps[j] >> 8) * ones;
-	for (w = start / 8; w < (end + 7) / 8; w++)
-	{
-		uint64		x;
-		uint64		hit = 0;
-
-		memcpy(&x, hi + w * 8, sizeof(x));
+#else
+	/* without vector support: one high byte at a time */
+	for (i = start; i < end; i++)
 		for (j = 0; j < nfps; j++)
-		{
-			uint64		y = x ^ pat[j];
-
-			hit |= (y - ones) & ~y & highs;
-		}
-		if (!hit)
-			continue;
-		for (i = w * 8; i < w * 8 + 8; i++)
-		{
-			if (i < start || i >= end)
-				continue;
-			for (j = 0; j < nfps; j++)
-				if (hi[i] == (uint8) (fps[j] >> 8))
-				{
-					out[n++] = i;
-					break;
-				}
-		}
-	}
+			if (hi[i] == (uint8) (fps[j] >> 8))
+			{
+				out[n++] = i;
+				break;
+			}
+#endif
 	return PbMapKeepLow(hi, out, n, fps, nfps);
 }
 
@@ -542,7 +554,7 @@ PbAddRangeRows(Relation index, const PageBloomMetaPageData *meta, PbSink *sink,
 		int			kept = 0;
 		const uint8 *hi;
 
-		if (key->nhashes > PB_SWAR_MAX_FPS)
+		if (key->nhashes > PB_VEC_MAX_FPS)
 			continue;
 		page = PbLockPage(index, kblk, indexBlocks, &buf);
 		if (page == NULL)
@@ -627,7 +639,7 @@ PbScanStart(IndexScanDesc scan)
 
 		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * PB_MAX_ROW_WORDS * n);
 		so->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * n);
-		if (n > PB_SWAR_MAX_FPS)
+		if (n > PB_VEC_MAX_FPS)
 			so->fpset = MemoryContextAllocZero(so->keycxt, sizeof(uint64) * (65536 / 64));
 	}
 	so->segLoaded = false;
