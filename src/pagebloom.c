@@ -199,7 +199,8 @@ pagebloom_handler(PG_FUNCTION_ARGS)
 	amroutine->amsummarizing = false;
 #endif
 #if PG_VERSION_NUM >= 170000
-	amroutine->amcanbuildparallel = false;
+	/* index_build asks the planner for workers (ii_ParallelWorkers) */
+	amroutine->amcanbuildparallel = true;
 #endif
 	amroutine->amparallelvacuumoptions = VACUUM_OPTION_NO_PARALLEL;
 	amroutine->amkeytype = InvalidOid;

@@ -443,7 +443,8 @@ PbWriteMetaPage(Relation index, const PageBloomMetaPageData *meta)
  * may be small, as in containers, and whose exhaustion is an error, not a
  * fallback); else what the planner allows for a CREATE INDEX on the table
  * (max_parallel_maintenance_workers, the table's size or parallel_workers,
- * maintenance_work_mem), at most a worker per unit beyond the leader's
+ * maintenance_work_mem; on 17+ index_build has asked it, amcanbuildparallel),
+ * at most a worker per unit beyond the leader's
  */
 static int
 PbParallelWorkers(Relation heap, Relation index, IndexInfo *indexInfo,
@@ -460,7 +461,11 @@ PbParallelWorkers(Relation heap, Relation index, IndexInfo *indexInfo,
 		(double) PbSegmentPages(meta) * PB_PAGE_WORDS * sizeof(uint64) >
 		(double) maintenance_work_mem * 1024.0)
 		return 0;
+#if PG_VERSION_NUM >= 170000
+	nworkers = indexInfo->ii_ParallelWorkers;
+#else
 	nworkers = plan_create_index_workers(RelationGetRelid(heap), RelationGetRelid(index));
+#endif
 	return (int) Min((uint64) nworkers, units - 1);
 }
 

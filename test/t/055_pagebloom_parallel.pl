@@ -80,6 +80,10 @@ foreach my $name (sort keys %indexes)
 	}, stdout => \$out, stderr => \$err, on_error_die => 1);
 	like($err, qr/pagebloom build of "p_pb": [12] of 2 parallel workers launched/,
 		"$name: the build launched parallel workers");
+	# 17+: amcanbuildparallel, so PostgreSQL asks the planner and says so
+	like($err, qr/building index "p_pb" on table "p" with request for 2 parallel workers/,
+		"$name: PostgreSQL requested the workers (17+)")
+		if $node->pg_version >= 17;
 	is($out, $serial, "$name: the parallel build wrote the serial build's pages");
 	my $where = $def =~ /WHERE (.*)$/ ? $1 : 'true';
 	my $count = $node->safe_psql('postgres', "SELECT count(*) FROM p WHERE $where");
