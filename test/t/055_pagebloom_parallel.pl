@@ -7,7 +7,8 @@
 # off, also with a slow predicate, so that the leader waits through long scan
 # phases); workers are launched; every key is found (pagebloom_verify); the
 # heap's and the index's reltuples count every row once; with no worker to be
-# had the build is serial; a HOT chain broken in a worker's part of the heap
+# had the build is serial, and so is a build whose segment image would not
+# fit in maintenance_work_mem (the same pages); a HOT chain broken in a worker's part of the heap
 # marks the index (indcheckxmin) as a serial build does; REINDEX and VACUUM
 # FULL build in parallel too; progress shows the blocks and tuples of all
 # participants; the index survives a crash, also when built without WAL under
@@ -112,6 +113,49 @@ foreach my $name (sort keys %indexes)
 	}, stdout => \$out, stderr => \$err, on_error_die => 1);
 	like($err, qr/pagebloom build of "p_pb": 0 of 2 parallel workers launched/, 'no worker could be launched');
 	is($out, $serial{'row map'}, 'the build went back to the serial path: the same pages');
+}
+
+# the segment image lives in dynamic shared memory: a build whose image is
+# larger than maintenance_work_mem is serial even where the planner allows a
+# worker.  16 columns with 127-bit blocks (512 ranges a segment, a row map
+# page per range and column: 8192 pages plus the slice pages, over 64MB)
+# against 8 columns (half of that); maintenance_work_mem 64MB allows one
+# worker (32MB each); 78 ranges of 44 heap pages are two units
+{
+	my $cols = join(', ', map { "c$_" } 1 .. 16);
+	my $vals = join(', ', map { "g * 7 + $_" } 1 .. 16);
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE w ($cols) AS SELECT $vals FROM generate_series(1, 300000) g;
+		ALTER TABLE w SET (parallel_workers = 2, autovacuum_enabled = off);
+	});
+	my %digest;
+	foreach my $case (['16 columns, 64MB', $cols, '64MB', 0], ['16 columns, 256MB', $cols, '256MB', 1],
+		['8 columns, 64MB', join(', ', map { "c$_" } 1 .. 8), '64MB', 1])
+	{
+		my ($name, $keys, $mwm, $parallel) = @$case;
+		my ($out, $err) = ('', '');
+		$node->psql('postgres', qq{
+			SET maintenance_work_mem = '$mwm';
+			SET client_min_messages = debug1;
+			CREATE INDEX w_pb ON w USING pagebloom ($keys) WITH (block_bits = 127);
+			RESET client_min_messages;
+			SELECT digest('w_pb'), pagebloom_verify('w_pb') = 300000, segments FROM pagebloom_info('w_pb');
+			DROP INDEX w_pb;
+		}, stdout => \$out, stderr => \$err, on_error_die => 1);
+		if ($parallel)
+		{
+			like($err, qr/pagebloom build of "w_pb": 1 of 1 parallel workers launched/, "$name: parallel");
+		}
+		else
+		{
+			unlike($err, qr/parallel workers launched/, "$name: serial, the image exceeds maintenance_work_mem");
+		}
+		my ($digest, $verified, $segments) = split /\|/, $out;
+		is("$verified|$segments", 't|1', "$name: one segment, every row's keys in the index");
+		$digest{$name} = $digest;
+	}
+	is($digest{'16 columns, 64MB'}, $digest{'16 columns, 256MB'}, 'serial and parallel builds wrote the same pages');
+	$node->safe_psql('postgres', 'DROP TABLE w');
 }
 
 # a query through the parallel-built index returns what a sequential scan does
