@@ -196,7 +196,9 @@ SELECT pbv_lossy_pages() AS lossy_pages_with_row_map;
 -- the planner: the index for selective equality, and with the row map also
 -- for 3000 keys (exact rows: measured 8 ms against 105 ms for a sequential
 -- scan on 1M rows) and for a key that half the rows hold (about the time of a
--- sequential scan); a sequential scan for IS NOT NULL
+-- sequential scan); a sequential scan for IS NOT NULL.  With the row map a
+-- plain index scan (its TIDs come in heap order) up to ten keys, a bitmap
+-- scan for 3000 (pbcostestimate's correlation)
 SELECT array_agg(g)::text AS many FROM generate_series(1, 3000) g \gset
 SELECT label, pb_plan(q) FROM (VALUES
 	('two absent keys', 'SELECT * FROM pbv WHERE i2 = 898732 AND i5 = 123451'),

@@ -132,6 +132,14 @@ PbMapSlot(const uint8 *hi, uint32 i)
 /* added to the cost of an index-only scan path, which pagebloom cannot serve */
 #define PB_NO_INDEX_ONLY_COST	1.0e12
 
+/*
+ * The correlation reported for a probe with the row map: a plain index scan
+ * returns its exact TIDs in heap order, each heap page once, as a bitmap
+ * heap scan visits them, without building a bitmap or prefetching through
+ * the buffer mapping table (cached tables: 10% - 13% faster; pbcostestimate)
+ */
+#define PB_ROW_MAP_CORRELATION	0.3
+
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1	/* without a row map */
 /*
