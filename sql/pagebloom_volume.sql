@@ -207,6 +207,14 @@ SELECT label, pb_plan(q) FROM (VALUES
 	('3000 keys', 'SELECT * FROM pbv WHERE i1 = ANY(''' || :'many' || ''')'),
 	('is not null', 'SELECT * FROM pbv WHERE i1 IS NOT NULL')
 ) v(label, q);
+-- the same split where random pages cost little more than sequential ones
+-- (the correlation follows the page costs)
+SET random_page_cost = 1.1;
+SELECT label, pb_plan(q) FROM (VALUES
+	('ten keys', 'SELECT * FROM pbv WHERE i3 = ANY(''{1,2,3,4,5,6,7,8,9,10}'')'),
+	('3000 keys', 'SELECT * FROM pbv WHERE i1 = ANY(''' || :'many' || ''')')
+) v(label, q);
+RESET random_page_cost;
 CREATE TABLE pbl (g int, h int, pad text);
 INSERT INTO pbl SELECT i % 2, i, repeat('x', 20) FROM generate_series(1, 100000) i;
 CREATE INDEX pbl_gh ON pbl USING pagebloom (g, h);

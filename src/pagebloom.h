@@ -133,12 +133,14 @@ PbMapSlot(const uint8 *hi, uint32 i)
 #define PB_NO_INDEX_ONLY_COST	1.0e12
 
 /*
- * The correlation reported for a probe with the row map: a plain index scan
- * returns its exact TIDs in heap order, each heap page once, as a bitmap
- * heap scan visits them, without building a bitmap or prefetching through
- * the buffer mapping table (cached tables: 10% - 13% faster; pbcostestimate)
+ * With the row map a plain index scan returns its exact TIDs range by range
+ * in heap order, each heap page once, as a bitmap heap scan visits them,
+ * without building a bitmap or prefetching through the buffer mapping table
+ * (cached tables: 10% - 13% faster).  pbcostestimate reports the correlation
+ * that makes it the cheaper path up to the square of this fraction of the
+ * heap's pages (1.44%).
  */
-#define PB_ROW_MAP_CORRELATION	0.3
+#define PB_PLAIN_SCAN_SQRT_FRACTION	0.12
 
 /* Reloption defaults (doc/design.md says how they were chosen) */
 #define PB_DEFAULT_PAGES_PER_RANGE	1	/* without a row map */

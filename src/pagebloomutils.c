@@ -1727,18 +1727,30 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	*indexSelectivity = sel;
 
 	/*
-	 * With the row map a plain index scan visits the heap as a bitmap heap
-	 * scan does (ascending blocks, each once: the ranges in order, a range's
-	 * rows in order) and spares the bitmap and its prefetch lookups, but
-	 * cost_index charges it random_page_cost for every page where
-	 * cost_bitmap_heap_scan lowers the cost per page as the pages grow
-	 * denser.  The planner's one lever for heap order is the correlation; a
-	 * full 1.0 would also mean the matching rows lie together, which they do
-	 * not.  At 0.3 (a tenth of the clustered discount) the plain scan is the
-	 * cheaper of the two up to about 1.4% of the heap's pages (random_page_cost
-	 * 4, seq_page_cost 1) and the bitmap scan beyond.
+	 * With the row map a plain index scan visits the heap about as a bitmap
+	 * heap scan does (range by range in heap order, each page once) and
+	 * spares the bitmap and its prefetch lookups, but cost_index charges it
+	 * random_page_cost for every page where cost_bitmap_heap_scan lowers the
+	 * cost per page toward seq_page_cost as the pages grow denser.  The
+	 * planner's one lever for heap order is the correlation c; a full 1.0
+	 * would also mean the matching rows lie together, which they do not.
+	 * With c^2 = PB_PLAIN_SCAN_SQRT_FRACTION * (random - seq) / random, the
+	 * plain scan is the cheaper of the two up to PB_PLAIN_SCAN_SQRT_FRACTION
+	 * squared (1.44%) of the heap's pages, whatever the page costs (c = 0.3
+	 * at 4 and 1), and the bitmap scan beyond; none where random pages cost
+	 * no more than sequential ones.
 	 */
-	*indexCorrelation = (restricted && meta.rowSlots > 0) ? PB_ROW_MAP_CORRELATION : 0;
+	*indexCorrelation = 0;
+	if (restricted && meta.rowSlots > 0)
+	{
+		double		heap_random_cost;
+		double		heap_seq_cost;
+
+		get_tablespace_page_costs(baserel->reltablespace, &heap_random_cost, &heap_seq_cost);
+		if (heap_random_cost > heap_seq_cost)
+			*indexCorrelation = sqrt(PB_PLAIN_SCAN_SQRT_FRACTION *
+									 (heap_random_cost - heap_seq_cost) / heap_random_cost);
+	}
 	*indexPages = pagesRead;
 }
 
