@@ -434,9 +434,9 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 		/*
 		 * sixteen high bytes per compare (GCC vector extension), one compare
 		 * per fingerprint; the matching bytes of a flagged vector are found
-		 * from its compare result, not compared again
+		 * from its compare result, not compared again.  Unaligned loads
+		 * (aligned(1)): a temporary table's page is MAXALIGNed only.
 		 */
-		/* aligned(1): a temporary table's page is MAXALIGNed only */
 		typedef uint8 PbVec8 __attribute__((vector_size(16), aligned(1)));
 		const PbVec8 *vecs = (const PbVec8 *) hi;
 		PbVec8		hv[PB_VEC_MAX_FPS];
