@@ -29,6 +29,12 @@ PG_CFLAGS += -Wall -Wextra -Wno-unused-parameter -Werror
 ifdef ASSERTS
 PG_CPPFLAGS += -DUSE_ASSERT_CHECKING
 endif
+# NOVEC=1: the portable code where GCC's vector extension is used otherwise
+# (the row map compare of pagebloom scans), as compilers without it build it
+ifdef NOVEC
+PG_CPPFLAGS += -DPB_NO_VECTOR_EXT
+endif
+
 # UBSAN=1: undefined-behaviour checks that abort the backend on the first finding
 # (the library links libubsan; the server itself need not be instrumented)
 ifdef UBSAN

@@ -429,7 +429,7 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 		return n;
 	}
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(PB_NO_VECTOR_EXT)
 	{
 		/*
 		 * sixteen high bytes per compare (GCC vector extension), one compare
@@ -466,7 +466,10 @@ PbMapMatches(const uint8 *hi, uint32 start, uint32 end,
 		}
 	}
 #else
-	/* without vector support: one high byte at a time */
+	/*
+	 * without vector support: one high byte at a time (also built with
+	 * PB_NO_VECTOR_EXT, which make test-matrix tests: NOVEC=1)
+	 */
 	for (i = start; i < end; i++)
 		for (j = 0; j < nfps; j++)
 			if (hi[i] == (uint8) (fps[j] >> 8))

@@ -2,8 +2,9 @@
 # make test-matrix: run the complete pg_regress and TAP suites (`make test`)
 # on PostgreSQL 17 and 18, each in a Debian chroot holding that server from
 # Debian's own suites (trixie: 17, sid: 18), then the pg_regress suite against
-# a UBSan build on this machine's server (BF_UBSAN=0 skips it), then the
-# cross-version data test (test/crossversion.sh: what 15 wrote, 17 and 18 read).  Prints the
+# a UBSan build on this machine's server (BF_UBSAN=0 skips it), the pagebloom
+# pg_regress tests against a build without GCC's vector extension (NOVEC=1),
+# then the cross-version data test (test/crossversion.sh: what 15 wrote, 17 and 18 read).  Prints the
 # "N passed, N failed" line of each version and a total; exits non-zero on any
 # failure.
 #
@@ -144,6 +145,13 @@ if [ "${BF_UBSAN:-1}" != 0 ]; then
 	cat "$dir/ubsan.log"
 	tally "UBSan" <"$dir/ubsan.log"
 fi
+
+# the pagebloom tests against a build without GCC's vector extension (the
+# row map compare's portable loop, which other compilers build)
+echo "=== portable build (NOVEC=1), pagebloom pg_regress, on this machine's server ==="
+NOVEC=1 REGRESS="pagebloom pagebloom_volume" TAP=none sh test/run-tests.sh >"$dir/novec.log" 2>&1
+cat "$dir/novec.log"
+tally "portable" <"$dir/novec.log"
 
 # what 15 (this machine's server) wrote, 17 and 18 read
 if [ -f test/crossversion.sh ]; then

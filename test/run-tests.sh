@@ -13,7 +13,7 @@
 # to some TAP files (TAP=none runs none), for work on one piece.  UBSAN=1
 # builds with -fsanitize=undefined -fno-sanitize-recover=all (any finding
 # aborts the backend, so the test fails) and installs only into the private
-# tree.
+# tree; so does NOVEC=1 (the portable loops in place of GCC vector code).
 set -u
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -32,9 +32,9 @@ BIN="$inst$PGBIN"
 # one build at a time in this work tree
 build() {
 	make -s clean PG_CONFIG=$PG_CONFIG >/dev/null 2>&1
-	make -s ASSERTS=1 ${UBSAN:+UBSAN=1} PG_CONFIG=$PG_CONFIG &&
+	make -s ASSERTS=1 ${UBSAN:+UBSAN=1} ${NOVEC:+NOVEC=1} PG_CONFIG=$PG_CONFIG &&
 		make -s install PG_CONFIG=$PG_CONFIG DESTDIR="$inst" &&
-		if $asroot && [ -z "${UBSAN:-}" ]; then make -s install PG_CONFIG=$PG_CONFIG; fi
+		if $asroot && [ -z "${UBSAN:-}${NOVEC:-}" ]; then make -s install PG_CONFIG=$PG_CONFIG; fi
 }
 if command -v flock >/dev/null 2>&1; then
 	exec 9>/tmp/bloomfilter-build.lock
