@@ -55,7 +55,8 @@
 -- The functions also return the rows found, which must equal the B-trees'.
 -- contrib/bloom reads its whole index for every key, so its figures are means
 -- over the first 10 keys, 2 lists and 20 pairs (its B-tree baseline over the
--- same).
+-- same: one pass of well under a millisecond a run, so that baseline is noisy;
+-- its rows are 'info', and the chart's B-tree point leaves it out).
 --
 -- Caching: shared_buffers is 4GB (run.sh); a 10M-row heap is ~500 MB and the
 -- six B-trees ~530 MB, so the measured table and the B-tree table fit
