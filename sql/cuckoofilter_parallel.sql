@@ -56,7 +56,7 @@ SELECT cuckoofilter_agg(id, 5000, 0.001) = cuckoofilter_empty(5000, 0.001) AS pa
 	cuckoofilter_agg(id, 5000 + 0, 0.001 * 1) = cuckoofilter_empty(5000, 0.001) AS parallel_empty_expr,
 	cuckoofilter_agg(item, 3000, 0.05) = cuckoofilter_empty(3000, 0.05) AS parallel_empty_text
 FROM events WHERE id < 0;
-SELECT cuckoofilter_agg(id) = cuckoofilter_empty(100000, 0.01) AS parallel_empty_defaults,
+SELECT cuckoofilter_agg(id) = cuckoofilter_empty(100000, 0.01 / 16) AS parallel_empty_defaults,
 	(cuckoofilter_info(cuckoofilter_agg(id))).fingerprint_bits AS bits
 FROM events WHERE id < 0;
 SET plan_cache_mode = force_generic_plan;

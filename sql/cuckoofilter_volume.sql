@@ -158,3 +158,19 @@ SELECT n, fpr, i.buckets, i.subfilters, i.fingerprint_bits,
 	round(pg_column_size(f)::numeric / pg_column_size(bloom_empty(n, fpr)), 3) AS bits_vs_bloom,
 	pg_column_size(f) <= CASE WHEN fpr = 0.01 THEN 1.1 ELSE 0.95 END * pg_column_size(bloom_empty(n, fpr)) AS bits_goal_met
 FROM sized, LATERAL cuckoofilter_info(f) i ORDER BY fpr DESC, n;
+
+-- 6. cuckoofilter_agg(x) without a capacity: 1M distinct keys chain four sub-filters (100k .. 800k
+--    of the default capacity); their fingerprints have 4 bits more than the default 1% needs, so
+--    the rates of the chained sub-filters add up to less than 1% (with the default rate's 10 bits
+--    each full one would add about 0.74%: 2.5% here), also after a union of two halves
+CREATE TABLE grown AS
+SELECT (SELECT cuckoofilter_agg(k) FROM many_keys) AS f,
+	(SELECT cuckoofilter_agg(k) FROM many_keys WHERE i <= 500000) | (SELECT cuckoofilter_agg(k) FROM many_keys WHERE i > 500000) AS u;
+SELECT i.subfilters, i.fingerprint_bits, i.fingerprints,
+	(SELECT count(*) FROM many_keys m WHERE NOT f @> m.k) AS false_negatives,
+	(SELECT count(*) FROM many_keys m WHERE NOT u @> m.k) AS union_false_negatives,
+	(SELECT avg((f @> k)::int) FROM probes) <= 0.01 AS fpr_within_target,
+	(SELECT avg((u @> k)::int) FROM probes) <= 0.01 AS union_fpr_within_target,
+	abs((SELECT avg((f @> k)::int) FROM probes) - cuckoofilter_fpr(f)) <= 0.15 * cuckoofilter_fpr(f) AS estimate_within_15pct,
+	cuckoofilter_fpr(u) <= 0.01 AS union_estimate_within_target
+FROM grown, LATERAL cuckoofilter_info(f) i;

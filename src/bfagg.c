@@ -169,8 +169,9 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 
 /*
  * The first state of an element aggregate, sized by its capacity and fpr
- * arguments (or the defaults), in the current context: the executor copies a
- * new state into its own.  Out of line: the per-row path stays small.
+ * arguments (or the defaults; the type's new_default op for the aggregate
+ * without them), in the current context: the executor copies a new state
+ * into its own.  Out of line: the per-row path stays small.
  */
 pg_noinline struct varlena *
 BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
@@ -178,6 +179,9 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	int64		capacity;
 	double		fpr;
 
+	/* (state, element) or the final function's (state): no capacity, fpr */
+	if (PG_NARGS() <= 2 && ops->new_default != NULL)
+		return ops->new_default(0);
 	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
 	return ops->new_sized(capacity, fpr, 0);
 }

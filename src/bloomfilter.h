@@ -487,6 +487,11 @@ typedef struct BfTypeOps
 	/* an empty filter for capacity elements at fpr (22023, 54000) */
 	struct varlena *(*new_sized) (int64 capacity, double fpr, uint64 seed);
 	/*
+	 * the first state of the aggregate called without capacity and fpr
+	 * (NULL: new_sized with BF_DEFAULT_CAPACITY and BF_DEFAULT_FPR)
+	 */
+	struct varlena *(*new_default) (uint64 seed);
+	/*
 	 * Text input: read the type's keys into the type's part of hdr (headsize
 	 * zeroed bytes), check them and return the payload length, before
 	 * anything of that size is allocated.  text_done, if set, checks the
