@@ -128,6 +128,25 @@ BEGIN
 		END LOOP;
 	END LOOP;
 END $$;
+-- the floor of the IN-list ratio for any index: the same rows fetched by
+-- their TIDs (a Tid Scan: the heap pages, and planning the constants, with no
+-- index at all), each timed against contrib/bloom's run of the same query as
+-- above, so that the caches are in the same state
+SELECT array_agg(ctid)::text AS present_tids FROM pb_t_pb WHERE i4 = :present \gset
+SELECT array_agg(ctid)::text AS inlist_tids FROM pb_t_pb WHERE i1 = ANY(:'inlist'::int[]) \gset
+SELECT set_config('bench.tids3', :'present_tids', false), set_config('bench.tids4', :'inlist_tids', false) \g /dev/null
+DO $$
+DECLARE
+	r record;
+	c record;
+BEGIN
+	FOR r IN SELECT * FROM pb_queries WHERE id IN (3, 4) ORDER BY id LOOP
+		SELECT * INTO c FROM bench.compare(
+			format('SELECT * FROM pb_t_pb WHERE ctid = ANY(%L::tid[])', current_setting('bench.tids' || r.id)),
+			format(r.q, 'pb_t_bl'), current_setting('bench.runs')::int);
+		INSERT INTO pb_times VALUES (r.id, 'rows by TID', c.a_ms, c.b_ms);
+	END LOOP;
+END $$;
 SELECT bench.report('pagebloom', 'query time: ' || q.name || CASE WHEN t.target = 'pagebloom' THEN '' ELSE ', ' || t.target END,
 	t.ms, 'contrib/bloom', t.bl_ms, CASE WHEN t.target = 'pagebloom' THEN '<= 0.1' ELSE 'info' END)
 FROM pb_times t JOIN pb_queries q USING (id) ORDER BY q.id, t.target <> 'pagebloom', t.target;
@@ -185,6 +204,13 @@ SELECT bench.report('pagebloom', 'IN-list of 100 against one present value, same
 SELECT bench.report('pagebloom', 'IN-list of 100 against one present value, contrib/bloom',
 	(SELECT bl_ms FROM pb_times WHERE id = 4 AND target = 'pagebloom'), 'contrib/bloom, one value',
 	(SELECT bl_ms FROM pb_times WHERE id = 3 AND target = 'pagebloom'), 'info');
+SELECT bench.report('pagebloom', 'IN-list of 100 against one present value, six B-trees',
+	(SELECT ms FROM pb_times WHERE id = 4 AND target = 'six B-trees'), 'six B-trees, one value',
+	(SELECT ms FROM pb_times WHERE id = 3 AND target = 'six B-trees'), 'info');
+-- the same rows by TID: what the ratio would be with an index that cost nothing
+SELECT bench.report('pagebloom', 'IN-list of 100 against one present value, their rows by TID (no index)',
+	(SELECT ms FROM pb_times WHERE id = 4 AND target = 'rows by TID'), 'one value''s rows by TID',
+	(SELECT ms FROM pb_times WHERE id = 3 AND target = 'rows by TID'), 'info');
 
 -- ---------------------------------------------------------------------
 -- 5. Insert 1M x scale rows into the indexed tables (one run each, each
