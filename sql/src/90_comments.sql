@@ -89,7 +89,7 @@ COMMENT ON AGGREGATE @extschema@.countingbloom_union_agg(@extschema@.countingblo
 COMMENT ON FUNCTION @extschema@.countingbloom_union_trans(@extschema@.countingbloom, @extschema@.countingbloom) IS 'aggregate support: unions a counting Bloom filter into the state of countingbloom_union_agg';
 COMMENT ON FUNCTION @extschema@.cuckoofilter_add(@extschema@.cuckoofilter, anyarray) IS 'a copy with one more copy of the element''s fingerprint';
 COMMENT ON FUNCTION @extschema@.cuckoofilter_add(@extschema@.cuckoofilter, anynonarray) IS 'a copy with one more copy of the element''s fingerprint';
-COMMENT ON AGGREGATE @extschema@.cuckoofilter_agg(anynonarray) IS 'filter of the non-null inputs (one copy per row, up to the 2b limit), sized by the defaults (100000, 0.01)';
+COMMENT ON AGGREGATE @extschema@.cuckoofilter_agg(anynonarray) IS 'filter of the non-null inputs (one copy per row, up to the 2b limit), sized as cuckoofilter_empty(100000, 0.01 / 16): chained sub-filters stay within 1%';
 COMMENT ON AGGREGATE @extschema@.cuckoofilter_agg(anynonarray, capacity bigint, fpr double precision) IS 'same, sized by the arguments';
 COMMENT ON FUNCTION @extschema@.cuckoofilter_agg_final(@extschema@.cuckoofilter) IS 'aggregate support: the cuckoo filter of cuckoofilter_agg (an empty filter over no rows)';
 COMMENT ON FUNCTION @extschema@.cuckoofilter_agg_final(@extschema@.cuckoofilter, anynonarray, bigint, double precision) IS 'aggregate support: the cuckoo filter of cuckoofilter_agg (an empty filter over no rows)';
