@@ -513,6 +513,20 @@ CREATE INDEX pbwide32_idx ON pbwide32 USING pagebloom (c1, c2, c3, c4, c5, c6, c
 CREATE INDEX pbwide32_idx ON pbwide32 USING pagebloom (c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12,
 	c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29, c30, c31, c32);
 SELECT ranges_per_segment <= 256 AS bounded, pagebloom_verify('pbwide32_idx') FROM pagebloom_info('pbwide32_idx');
+-- inserts of rows whose 32 values differ set 64 pages each (32 slice and 32
+-- row map pages, sorted by block before locking): each value is found again
+INSERT INTO pbwide32 SELECT g * 32 + 1, g * 32 + 2, g * 32 + 3, g * 32 + 4, g * 32 + 5, g * 32 + 6, g * 32 + 7,
+	g * 32 + 8, g * 32 + 9, g * 32 + 10, g * 32 + 11, g * 32 + 12, g * 32 + 13, g * 32 + 14, g * 32 + 15,
+	g * 32 + 16, g * 32 + 17, g * 32 + 18, g * 32 + 19, g * 32 + 20, g * 32 + 21, g * 32 + 22, g * 32 + 23,
+	g * 32 + 24, g * 32 + 25, g * 32 + 26, g * 32 + 27, g * 32 + 28, g * 32 + 29, g * 32 + 30, g * 32 + 31,
+	g * 32 + 32 FROM generate_series(1001, 1300) g;
+SET enable_seqscan = off;
+SELECT pagebloom_verify('pbwide32_idx') AS verified,
+	(SELECT count(*) FROM pbwide32 WHERE c1 = 1001 * 32 + 1) AS c1_found,
+	(SELECT count(*) FROM pbwide32 WHERE c17 = 1150 * 32 + 17) AS c17_found,
+	(SELECT count(*) FROM pbwide32 WHERE c32 = 1300 * 32 + 32) AS c32_found,
+	(SELECT count(*) FROM pbwide32 WHERE c9 = 1200 * 32 + 10) AS c9_absent;
+RESET enable_seqscan;
 DROP TABLE pbwide32;
 -- row_map = off: whole heap pages, one heap page per range
 CREATE INDEX pbrow_lossy ON pbrow USING pagebloom (a, b) WITH (row_map = off);

