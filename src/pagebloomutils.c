@@ -1362,9 +1362,10 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
  *
  * The WAL record is a generic WAL record (RM_GENERIC_ID, replayed by
  * PostgreSQL's generic_redo) written directly: since we know exactly which
- * words change, the delta is one fragment (offset, length 8, new word) per
- * changed word, instead of the page copy and byte-wise page comparison of
- * GenericXLogRegisterBuffer/GenericXLogFinish.  A never-initialized page is
+ * words change, the delta is one fragment (offset, length, new bytes) per
+ * changed word, of its changed bytes (usually one), instead of the page
+ * copy and byte-wise page comparison of GenericXLogRegisterBuffer/
+ * GenericXLogFinish.  A never-initialized page is
  * initialized and logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.
  */
 void
@@ -1488,24 +1489,41 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 		{
 			XLogRecPtr	lsn;
 
-			/* the deltas, built before the critical section */
+			/*
+			 * the deltas, built before the critical section (the pages still
+			 * hold the old words): one fragment per changed word, of the
+			 * bytes from its first to its last changed one (one byte for a
+			 * bit or a row map byte: 5 bytes of WAL instead of 12)
+			 */
 			for (b = 0; b < nbufs; b++)
 			{
+				const uint64 *words = PageBloomPageGetWords(BufferGetPage(bufs[b]));
 				char	   *ptr = delta[b];
 				int			c;
 
 				for (c = 0; c < nchanged[b]; c++)
 				{
-					OffsetNumber off = (OffsetNumber) (MAXALIGN(SizeOfPageHeaderData) +
-													   widx[b][c] * sizeof(uint64));
-					OffsetNumber len = sizeof(uint64);
+					uint64		oldw = words[widx[b][c]];
+					const char *o = (const char *) &oldw;
+					const char *n = (const char *) &wval[b][c];
+					int			lo = 0;
+					int			hi = (int) sizeof(uint64) - 1;
+					OffsetNumber off;
+					OffsetNumber len;
 
+					while (lo < hi && o[lo] == n[lo])
+						lo++;
+					while (hi > lo && o[hi] == n[hi])
+						hi--;
+					off = (OffsetNumber) (MAXALIGN(SizeOfPageHeaderData) +
+										  widx[b][c] * sizeof(uint64) + lo);
+					len = (OffsetNumber) (hi - lo + 1);
 					memcpy(ptr, &off, sizeof(off));
 					ptr += sizeof(off);
 					memcpy(ptr, &len, sizeof(len));
 					ptr += sizeof(len);
-					memcpy(ptr, &wval[b][c], sizeof(uint64));
-					ptr += sizeof(uint64);
+					memcpy(ptr, n + lo, len);
+					ptr += len;
 				}
 				deltalen[b] = ptr - delta[b];
 			}
