@@ -190,7 +190,8 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
  * Final function of the element aggregates: the state, unchanged (window
  * aggregates call it repeatedly on a live state), or over no rows an empty
  * filter with the aggregate's parameters (its constant arguments, else the
- * constant defaults).
+ * constant defaults; the type's new_default op for the aggregate without
+ * them).
  */
 Datum
 BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)

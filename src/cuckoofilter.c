@@ -2127,7 +2127,8 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
 /*
  * cuckoofilter_agg_final(cuckoofilter [, anynonarray, bigint, float8])
  *		The state, or over no rows an empty filter with the aggregate's
- *		parameters (its constant arguments, else the constant defaults).
+ *		parameters (its constant arguments, else the constant defaults;
+ *		without them CfNewDefault's).
  */
 Datum
 cuckoofilter_agg_final(PG_FUNCTION_ARGS)

@@ -134,7 +134,8 @@ CREATE OPERATOR CLASS cuckoofilter_hash_ops DEFAULT FOR TYPE cuckoofilter USING 
 
 -- Aggregates: the state is the filter itself, updated in place; a full
 -- state chains a sub-filter, so the aggregates never fail on large input
--- (IMMUTABLE: over no rows, or without parameters, they use the constant defaults 100000 and 0.01)
+-- (IMMUTABLE: without parameters they use cuckoofilter_empty(100000, 0.01 / 16), over no rows with
+-- parameters the constant arguments, else the constant defaults 100000 and 0.01)
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anynonarray) RETURNS cuckoofilter
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION cuckoofilter_agg_trans(cuckoofilter, anynonarray, bigint, float8) RETURNS cuckoofilter
