@@ -132,8 +132,9 @@ END $$;
 -- their TIDs (a Tid Scan: the heap pages, and planning the constants, with no
 -- index at all), each timed against contrib/bloom's run of the same query as
 -- above, so that the caches are in the same state
-SELECT array_agg(ctid)::text AS present_tids FROM pb_t_pb WHERE i4 = :present \gset
-SELECT array_agg(ctid)::text AS inlist_tids FROM pb_t_pb WHERE i1 = ANY(:'inlist'::int[]) \gset
+-- ('{}' when no row matches, possible at small scales)
+SELECT coalesce(array_agg(ctid)::text, '{}') AS present_tids FROM pb_t_pb WHERE i4 = :present \gset
+SELECT coalesce(array_agg(ctid)::text, '{}') AS inlist_tids FROM pb_t_pb WHERE i1 = ANY(:'inlist'::int[]) \gset
 SELECT set_config('bench.tids3', :'present_tids', false), set_config('bench.tids4', :'inlist_tids', false) \g /dev/null
 DO $$
 DECLARE
