@@ -145,4 +145,14 @@ SELECT countingbloom_agg_inv(f, 'pear'::text) = countingbloom_add(countingbloom_
 FROM cb_small;
 SELECT countingbloom_agg_inv(f, 'hot'::text) IS NULL AS inv_saturated_null FROM cb_sat;
 
+-- an aggregate whose result holds more than it was sized for says so: one
+-- WARNING per overfilled group (bloom's rule over the non-zero counters), none
+-- for a group within its capacity, none per row
+SELECT g, count(*) AS rows, (countingbloom_info(countingbloom_agg(i))).estimated_fpr > 0.02 AS overfilled
+FROM (SELECT CASE WHEN i <= 3000 THEN 0 ELSE 1 END AS g, i FROM generate_series(1, 303000) i) s
+GROUP BY g ORDER BY g;
+-- at the sizes it is made for, no warning
+SELECT (countingbloom_info(countingbloom_agg(i, 450000, 0.01))).estimated_fpr < 0.012 AS sized_ok
+FROM generate_series(1, 450000) i;
+
 DROP TABLE cb_small, cb_sat, cb_mult, cb_multf, cb_ab, cb_bloom_col;

@@ -67,11 +67,14 @@ SELECT day,
 	countingbloom_agg(x, 1000, 0.01) OVER w AS sized,
 	countingbloom_agg(x, 50, 0.01) OVER w AS overloaded
 FROM cb_events WINDOW w AS (ORDER BY day RANGE BETWEEN 6 PRECEDING AND CURRENT ROW);
+-- (the overloaded plain aggregates warn once each: not shown here)
+SET client_min_messages = error;
 CREATE TABLE cb_d5 AS
 SELECT d.day,
 	(SELECT countingbloom_agg(x, 1000, 0.01) FROM cb_events e WHERE e.day BETWEEN d.day - 6 AND d.day) AS sized,
 	(SELECT countingbloom_agg(x, 50, 0.01) FROM cb_events e WHERE e.day BETWEEN d.day - 6 AND d.day) AS overloaded
 FROM generate_series(1, 200) d(day);
+RESET client_min_messages;
 SELECT count(*) AS rows, count(*) FILTER (WHERE w.sized::text = d.sized::text) AS sized_equal,
 	count(*) FILTER (WHERE w.overloaded::text = d.overloaded::text) AS overloaded_equal,
 	count(*) FILTER (WHERE (countingbloom_info(w.overloaded)).counters_saturated > 0) > 15000 AS overloaded_mostly_saturated

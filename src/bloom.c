@@ -594,12 +594,34 @@ static const BfTypeOps BloomOps = {
  * Whether a filter is overfilled: its false-positive rate now, (x/m)^k, is
  * more than twice the rate at its design fill, half the bits set (bloom_empty
  * chooses k = round(m/n ln 2), which sets half the bits at n elements):
- * (x/m)^k > 2 * 0.5^k, that is x/m > 0.5 * 2^(1/k) (design.md, "bloom")
+ * (x/m)^k > 2 * 0.5^k, that is x/m > 0.5 * 2^(1/k) (design.md, "bloom").
+ * Also the rule of counting filters, whose x is their non-zero counters.
  */
-static bool
+bool
 BloomOverfilled(uint64 m, uint32 k, uint64 x)
 {
 	return (double) x / (double) m > 0.5 * pow(2.0, 1.0 / (double) k);
+}
+
+/*
+ * The one WARNING of an aggregate whose fixed-size result is overfilled (x of
+ * its m positions set, bits or non-zero counters), once per group: typname
+ * names the filter, positions what x counts, aggname the aggregate to size.
+ */
+void
+BloomWarnOverfilled(const char *typname, const char *positions, const char *aggname,
+					uint64 m, uint32 k, uint64 x)
+{
+	ereport(WARNING,
+			(errcode(ERRCODE_WARNING),
+			 errmsg("%s built by the aggregate holds more elements than it was sized for", typname),
+			 errdetail("%.0f%% of its " UINT64_FORMAT " %s, for about " INT64_FORMAT " distinct elements: "
+					   "its false-positive rate is %.3g, more than twice the %.3g it has at its design fill.",
+					   100.0 * (double) x / (double) m, m, positions,
+					   (int64) llround(BloomEstimateCardinality(m, k, x)),
+					   BloomEstimateFpr(m, k, x), pow(0.5, (double) k)),
+			 errhint("Size it for the data: %s(x, capacity, fpr) with a capacity of at least the number of distinct elements.",
+					 aggname)));
 }
 
 /* The filter argument argno, detoasted and checked */
@@ -992,15 +1014,7 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 	k = BloomK(b);
 	x = BloomBitsSet(b);
 	if (BloomOverfilled(m, k, x))
-		ereport(WARNING,
-				(errcode(ERRCODE_WARNING),
-				 errmsg("bloom filter built by the aggregate holds more elements than it was sized for"),
-				 errdetail("%.0f%% of its " UINT64_FORMAT " bits are set, for about " INT64_FORMAT " distinct elements: "
-						   "its false-positive rate is %.3g, more than twice the %.3g it has at its design fill.",
-						   100.0 * (double) x / (double) m, m,
-						   (int64) llround(BloomEstimateCardinality(m, k, x)),
-						   BloomEstimateFpr(m, k, x), pow(0.5, (double) k)),
-				 errhint("Size it for the data: bloom_agg(x, capacity, fpr) with a capacity of at least the number of distinct elements.")));
+		BloomWarnOverfilled("bloom filter", "bits are set", "bloom_agg", m, k, x);
 	return result;
 }
 

@@ -142,6 +142,9 @@ extern bool BloomTestHashFull(const Bloom *b, uint64 h);
 extern uint64 BloomBitsSet(const Bloom *b);
 extern double BloomEstimateCardinality(uint64 m, uint32 k, uint64 x);
 extern double BloomEstimateFpr(uint64 m, uint32 k, uint64 x);
+extern bool BloomOverfilled(uint64 m, uint32 k, uint64 x);
+extern void BloomWarnOverfilled(const char *typname, const char *positions,
+								const char *aggname, uint64 m, uint32 k, uint64 x);
 
 /* self-sized filters (bloomselfsized.c) */
 extern struct varlena *BloomSsNew(double fpr, uint64 seed);

@@ -972,11 +972,24 @@ countingbloom_agg_inv(PG_FUNCTION_ARGS)
  *		The state, unchanged (the window machinery calls this repeatedly on
  *		a live state), or over no rows an empty filter with the aggregate's
  *		parameters (its constant arguments, else the constant defaults).
+ *		An overfilled result (bloom's rule, over the non-zero counters) gets
+ *		one WARNING per group, as bloom_agg's does (none in window frames).
  */
 Datum
 countingbloom_agg_final(PG_FUNCTION_ARGS)
 {
-	return BfAggFinalGeneric(fcinfo, &CBloomOps);
+	Datum		result = BfAggFinalGeneric(fcinfo, &CBloomOps);
+	const CountingBloom *cb = (const CountingBloom *) DatumGetPointer(result);
+	uint64		nonzero,
+				saturated;
+
+	if (PG_ARGISNULL(0) || AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
+		return result;
+	CBloomCounterStats(cb, &nonzero, &saturated);
+	if (BloomOverfilled(CBloomM(cb), CBloomK(cb), nonzero))
+		BloomWarnOverfilled("counting bloom filter", "counters are non-zero", "countingbloom_agg",
+							CBloomM(cb), CBloomK(cb), nonzero);
+	return result;
 }
 
 /*
