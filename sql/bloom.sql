@@ -136,3 +136,12 @@ SELECT count(*) AS filters, count(*) FILTER (WHERE overfilled = (bits_set::float
 	count(*) FILTER (WHERE overfilled) AS overfilled
 FROM (SELECT (bloom_info(bloom_add(bloom_create(1000, k), ARRAY(SELECT generate_series(1, n))))).*
 	  FROM generate_series(1, 10) k, generate_series(10, 1500, 10) n) s;
+
+-- an aggregate state of 1 MB or more defers its adds (the positions of the
+-- last 16 rows wait in a ring, doc/design.md "Deferred adds"): the result is
+-- the filter of every row, below, at and past the ring's 16 rows, group by
+-- group
+SELECT n, bloom_agg(i, 1000000, 0.01) = bloom_add(bloom_empty(1000000, 0.01), array_agg(i)) AS same_as_adds,
+	(bloom_info(bloom_agg(i, 1000000, 0.01))).inserts = n AS inserts_counted,
+	pg_column_size(bloom_agg(i, 1000000, 0.01)) = pg_column_size(bloom_empty(1000000, 0.01)) AS plain_size
+FROM unnest(ARRAY[1, 15, 16, 17, 33, 5000]) n, generate_series(1, n) i GROUP BY n ORDER BY n;

@@ -7,7 +7,7 @@ ANALYZE events;
 
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE serial AS
-SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events;
+SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b, bloom_agg(id, 1000000, 0.01) AS c FROM events;
 CREATE TABLE serial_days AS SELECT day, bloom_agg(item, 5000, 0.01) AS f FROM events GROUP BY day;
 
 SET parallel_setup_cost = 0;
@@ -16,8 +16,11 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF) SELECT bloom_agg(item, 200000, 0.01), bloom_agg(id) FROM events;
-SELECT (SELECT a FROM serial) = p.a AS same_3arg, (SELECT b FROM serial) = p.b AS same_1arg
-FROM (SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events) p;
+-- (c: distinct elements, so that each partial state's pending positions,
+-- doc/design.md "Deferred adds", set bits no other row sets)
+SELECT (SELECT a FROM serial) = p.a AS same_3arg, (SELECT b FROM serial) = p.b AS same_1arg,
+	(SELECT c FROM serial) = p.c AS same_distinct
+FROM (SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b, bloom_agg(id, 1000000, 0.01) AS c FROM events) p;
 -- the self-sized result of the parallel plan (the partial states' hash lists merged by the combine
 -- function, then sealed once) against the truth: every element, and the rate of one aggregate
 -- over all of them (about 1/20 of the target, with the union reserve), not a union's sum

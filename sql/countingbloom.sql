@@ -155,4 +155,14 @@ GROUP BY g ORDER BY g;
 SELECT (countingbloom_info(countingbloom_agg(i, 450000, 0.01))).estimated_fpr < 0.012 AS sized_ok
 FROM generate_series(1, 450000) i;
 
+-- an aggregate state of 1 MB or more defers its adds (the positions of the
+-- last 16 rows wait in a ring, doc/design.md "Deferred adds"): the result is
+-- the filter of every row, with its multiplicity, below, at and past the ring's
+-- 16 rows, group by group
+SELECT n, countingbloom_agg(i % 300, 250000, 0.01) =
+		countingbloom_add(countingbloom_empty(250000, 0.01), array_agg(i % 300)) AS same_as_adds,
+	(countingbloom_info(countingbloom_agg(i % 300, 250000, 0.01))).inserts = n AS inserts_counted,
+	pg_column_size(countingbloom_agg(i % 300, 250000, 0.01)) = pg_column_size(countingbloom_empty(250000, 0.01)) AS plain_size
+FROM unnest(ARRAY[1, 15, 16, 17, 33, 5000]) n, generate_series(1, n) i GROUP BY n ORDER BY n;
+
 DROP TABLE cb_small, cb_sat, cb_mult, cb_multf, cb_ab, cb_bloom_col;

@@ -7,7 +7,7 @@ ANALYZE cb_par;
 
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE cb_par_serial AS
-SELECT countingbloom_agg(item, 200000, 0.01) AS a, countingbloom_agg(id) AS b,
+SELECT countingbloom_agg(item, 250000, 0.01) AS a, countingbloom_agg(id) AS b,
 	countingbloom_agg(hot, 1000, 0.01) AS saturated FROM cb_par;
 CREATE TABLE cb_par_serial_days AS SELECT day, countingbloom_agg(item, 5000, 0.01) AS f FROM cb_par GROUP BY day;
 
@@ -17,13 +17,13 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
-SELECT countingbloom_agg(item, 200000, 0.01), countingbloom_agg(id), countingbloom_agg(hot, 1000, 0.01) FROM cb_par;
+SELECT countingbloom_agg(item, 250000, 0.01), countingbloom_agg(id), countingbloom_agg(hot, 1000, 0.01) FROM cb_par;
 SELECT s.a::text = p.a::text AS same_3arg, s.b::text = p.b::text AS same_1arg,
 	s.saturated::text = p.saturated::text AS same_saturated,
 	(countingbloom_info(p.saturated)).counters_saturated > 0 AS really_saturated,
 	(countingbloom_info(p.a)).inserts AS inserts
 FROM cb_par_serial s,
-	(SELECT countingbloom_agg(item, 200000, 0.01) AS a, countingbloom_agg(id) AS b,
+	(SELECT countingbloom_agg(item, 250000, 0.01) AS a, countingbloom_agg(id) AS b,
 			countingbloom_agg(hot, 1000, 0.01) AS saturated FROM cb_par) p;
 -- the workers really ran: each saw a part of the rows
 -- (PostgreSQL 18 prints fractional row counts and buffers: compare the loops only)
@@ -33,7 +33,7 @@ DECLARE
 	p text := '';
 BEGIN
 	FOR r IN EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-		SELECT countingbloom_agg(item, 200000, 0.01) FROM cb_par LOOP
+		SELECT countingbloom_agg(item, 250000, 0.01) FROM cb_par LOOP
 		p := p || r."QUERY PLAN" || E'\n';
 	END LOOP;
 	RAISE NOTICE 'partial aggregates in 2 workers: %, each scanned a part: %',

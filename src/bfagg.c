@@ -9,11 +9,14 @@
  */
 #include "bloomfilter.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "utils/syscache.h"
 
 /*
  * The filter argument argno as something this call may modify: the state
@@ -186,18 +189,123 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	return ops->new_sized(capacity, fpr, 0);
 }
 
+/* ---------------------------------------------------------------------
+ * Deferred adds (bloomfilter.h, BfAhead)
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Whether the aggregate calling transition function fcinfo is one of ours
+ * with final function ops->agg_final, which applies the ring (a user's
+ * aggregate over our transition function, without it, must get a plain
+ * filter).  Once per group, for large states only.
+ */
+static bool
+BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	HeapTuple	tup;
+	Oid			finalfn;
+	FmgrInfo	finfo;
+
+	if (aggref == NULL || ops->agg_final == NULL)
+		return false;
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggref->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	finalfn = ((Form_pg_aggregate) GETSTRUCT(tup))->aggfinalfn;
+	ReleaseSysCache(tup);
+	if (!OidIsValid(finalfn))
+		return false;
+	fmgr_info(finalfn, &finfo);
+	return finfo.fn_addr == ops->agg_final;
+}
+
+/*
+ * The first state v of an element aggregate, with a ring of pending
+ * positions behind the filter when it is a fixed filter of at least
+ * BF_AHEAD_MIN_BYTES in a plain (not window) aggregate of ours; else v.
+ */
+struct varlena *
+BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v, const BfTypeOps *ops)
+{
+	uint32		k;
+	Size		plain = ops->ahead_size(v, &k);
+	Size		ringsz;
+	BfAhead    *ah;
+
+	if (plain < BF_AHEAD_MIN_BYTES || k == 0 ||
+		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
+		!BfAheadOurAggregate(fcinfo, ops))
+		return v;
+	Assert(VARSIZE(v) == plain);
+	ringsz = offsetof(BfAhead, pos) + sizeof(uint64) * BF_AHEAD_ROWS * k;
+	v = repalloc(v, MAXALIGN(plain) + ringsz);
+	memset((char *) v + plain, 0, MAXALIGN(plain) - plain);
+	ah = (BfAhead *) ((char *) v + MAXALIGN(plain));
+	ah->magic = BF_AHEAD_MAGIC;
+	ah->k = k;
+	ah->n = 0;
+	ah->next = 0;
+	SET_VARSIZE(v, MAXALIGN(plain) + ringsz);
+	return v;
+}
+
+/*
+ * Apply the pending positions of state v (if it has a ring) and strip the
+ * ring: v is then a plain filter.  In place: v is the aggregate's own state.
+ */
+void
+BfAheadFlush(struct varlena *v, const BfTypeOps *ops)
+{
+	BfAhead    *ah = BfAheadOf(v, ops);
+	uint32		k;
+	uint32		i;
+
+	if (ah == NULL)
+		return;
+	if (ah->magic != BF_AHEAD_MAGIC || ah->n > BF_AHEAD_ROWS)
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending positions", ops->name);
+	for (i = 0; i < ah->n; i++)
+		ops->ahead_apply(v, ah->pos + (Size) i * ah->k);
+	SET_VARSIZE(v, ops->ahead_size(v, &k));
+}
+
+/*
+ * Apply the pending positions of b (a partial aggregate's state, not to be
+ * changed) to state, which holds b's filter already (merged)
+ */
+static void
+BfAheadApplyOther(struct varlena *state, const struct varlena *b, const BfAhead *ah,
+				  const BfTypeOps *ops)
+{
+	uint32		k;
+	uint32		i;
+
+	if (ah->magic != BF_AHEAD_MAGIC || ah->n > BF_AHEAD_ROWS ||
+		ops->ahead_size(state, &k) == 0 || k != ah->k)
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending positions", ops->name);
+	for (i = 0; i < ah->n; i++)
+		ops->ahead_apply(state, ah->pos + (Size) i * ah->k);
+}
+
 /*
  * Final function of the element aggregates: the state, unchanged (window
- * aggregates call it repeatedly on a live state), or over no rows an empty
- * filter with the aggregate's parameters (its constant arguments, else the
- * constant defaults; the type's new_default op for the aggregate without
- * them).
+ * aggregates call it repeatedly on a live state) but for its pending
+ * positions, which are applied (the same filter as adding every row at once),
+ * or over no rows an empty filter with the aggregate's parameters (its
+ * constant arguments, else the constant defaults; the type's new_default op
+ * for the aggregate without them).
  */
 Datum
 BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 {
 	if (!PG_ARGISNULL(0))
+	{
+		if (ops->ahead_size != NULL && BfInAggregate(fcinfo))
+			BfAheadFlush((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
 	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
 }
 
@@ -212,22 +320,53 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 	struct varlena *state;
 	struct varlena *b;
 
+	const BfAhead *bah = NULL;
+	bool		inagg = BfInAggregate(fcinfo);
+
+	/*
+	 * As the combine function of an element aggregate, the partial states may
+	 * carry pending positions (BfAhead): the state's are applied in place,
+	 * another's to the state after its filter is merged
+	 */
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
+		if (ops->ahead_size != NULL && inagg)
+			BfAheadFlush((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	if (PG_ARGISNULL(0))
 	{
 		state = BfStateCopyIn(fcinfo, 1);
+		if (ops->ahead_size != NULL && inagg)
+			BfAheadFlush(state, ops);
 		ops->check(state, VARSIZE(state));
 		PG_RETURN_POINTER(state);
 	}
 	state = BfStateForUpdate(fcinfo, 0);
-	if (!BfInAggregate(fcinfo))
+	if (ops->ahead_size != NULL && inagg)
+		BfAheadFlush(state, ops);
+	if (!inagg)
 		ops->check(state, VARSIZE(state));
-	b = BfGetFilterArg(fcinfo, 1, ops);
+	if (ops->ahead_size != NULL && inagg)
+	{
+		b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+		bah = BfAheadOf(b, ops);
+		if (bah != NULL)
+		{
+			uint32		k;
+
+			ops->check(b, ops->ahead_size(b, &k));	/* the filter before the ring */
+		}
+		else
+			ops->check(b, VARSIZE(b));
+	}
+	else
+		b = BfGetFilterArg(fcinfo, 1, ops);
 	ops->check_compatible(state, b);
-	PG_RETURN_POINTER(merge(state, b));
+	state = merge(state, b);
+	if (bah != NULL)
+		BfAheadApplyOther(state, b, bah, ops);
+	PG_RETURN_POINTER(state);
 }

@@ -572,6 +572,51 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
+/* ahead_size op: a fixed filter's size and k (a self-sized one: 0, never deferred) */
+static Size
+BloomAheadSize(const struct varlena *v, uint32 *k)
+{
+	const Bloom *b = (const Bloom *) v;
+
+	if (BloomIsSelfSized(v))
+	{
+		*k = 0;
+		return 0;
+	}
+	*k = BloomK(b);
+	return BLOOM_HDRSZ + BloomPayloadSize(BloomM(b));
+}
+
+/* ahead_positions op: the k bits of hash h, their cache lines prefetched */
+static void
+BloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
+{
+	const Bloom *b = (const Bloom *) v;
+	uint64		m = BloomM(b);
+	uint32		k = BloomK(b);
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		pos[i] = BfPositionsNext(&p, m);
+		BfPrefetchWrite(&b->bits[pos[i] >> 3]);
+	}
+}
+
+/* ahead_apply op: set k bits */
+static void
+BloomAheadApply(struct varlena *v, const uint64 *pos)
+{
+	Bloom	   *b = (Bloom *) v;
+	uint32		k = BloomK(b);
+	uint32		i;
+
+	for (i = 0; i < k; i++)
+		b->bits[pos[i] >> 3] |= (uint8) (1 << (pos[i] & 7));
+}
+
 static const BfTypeOps BloomOps = {
 	.name = "bloom",
 	.kind = BF_KIND_BLOOM,
@@ -588,6 +633,10 @@ static const BfTypeOps BloomOps = {
 	.merge = BloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
+	.ahead_size = BloomAheadSize,
+	.ahead_positions = BloomAheadPositions,
+	.ahead_apply = BloomAheadApply,
+	.agg_final = bloom_agg_final,
 };
 
 /*

@@ -519,7 +519,84 @@ typedef struct BfTypeOps
 	int			(*compare) (const void *a, const void *b);
 	/* hash of what compare looks at (the hash operator class) */
 	uint64		(*hash) (const void *v, uint64 seed);
+
+	/*
+	 * Deferred adds of a large fixed-size aggregate state (optional; bfagg.c,
+	 * "Deferred adds"): ahead_size returns the size of v without pending
+	 * positions, and sets *k, when its adds may be deferred (0: never);
+	 * ahead_positions writes the k positions of hash h and prefetches their
+	 * cache lines; ahead_apply sets (or increments) k positions.  agg_final
+	 * is the element aggregate's final function, which applies them.
+	 */
+	Size		(*ahead_size) (const struct varlena *v, uint32 *k);
+	void		(*ahead_positions) (const struct varlena *v, uint64 h, uint64 *pos);
+	void		(*ahead_apply) (struct varlena *v, const uint64 *pos);
+	PGFunction	agg_final;
 } BfTypeOps;
+
+/*
+ * Deferred adds (bfagg.c).  An element aggregate's fixed-size state of at
+ * least BF_AHEAD_MIN_BYTES keeps the positions of its last BF_AHEAD_ROWS
+ * rows pending in a ring behind the filter, in the same varlena (at
+ * MAXALIGN of the filter's size): each row computes its positions and
+ * prefetches their cache lines, then applies those of the row BF_AHEAD_ROWS
+ * before, so that the rows' cache misses overlap instead of following each
+ * other.  Only a state that one of our aggregates creates in
+ * AGG_CONTEXT_AGGREGATE has a ring; its final function and the combine
+ * function apply and strip it, so no value with pending positions leaves
+ * the aggregate (and every other function would refuse one: its size does
+ * not match its parameters).
+ */
+#define BF_AHEAD_ROWS		16
+#define BF_AHEAD_MIN_BYTES	((Size) 1024 * 1024)
+#define BF_AHEAD_MAGIC		0x48414642	/* "BFAH" */
+
+typedef struct BfAhead
+{
+	uint32		magic;			/* BF_AHEAD_MAGIC */
+	uint32		k;				/* positions per row */
+	uint32		n;				/* rows pending */
+	uint32		next;			/* ring slot of the next row */
+	uint64		pos[FLEXIBLE_ARRAY_MEMBER]; /* BF_AHEAD_ROWS * k */
+} BfAhead;
+
+extern struct varlena *BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v,
+									 const BfTypeOps *ops);
+extern void BfAheadFlush(struct varlena *v, const BfTypeOps *ops);
+
+/* The ring of pending positions of state v, or NULL (none) */
+static inline BfAhead *
+BfAheadOf(const struct varlena *v, const BfTypeOps *ops)
+{
+	uint32		k;
+	Size		plain;
+
+	if (ops->ahead_size == NULL)
+		return NULL;
+	plain = ops->ahead_size(v, &k);
+	if (likely(plain == 0 || VARSIZE(v) == plain))
+		return NULL;
+	return (BfAhead *) ((char *) v + MAXALIGN(plain));
+}
+
+/*
+ * Add hash h to state v through its ring ah: apply the positions of the row
+ * BF_AHEAD_ROWS before (when the ring is full), then queue h's
+ */
+static inline void
+BfAheadAdd(struct varlena *v, BfAhead *ah, const BfTypeOps *ops, uint64 h)
+{
+	uint64	   *slot = ah->pos + (Size) ah->next * ah->k;
+	BfHeader   *hdr = (BfHeader *) v;
+
+	if (ah->n == BF_AHEAD_ROWS)
+		ops->ahead_apply(v, slot);
+	else
+		ah->n++;
+	ops->ahead_positions(v, h, slot);
+	ah->next = ah->next + 1 == BF_AHEAD_ROWS ? 0 : ah->next + 1;
+	hdr->ninserts = BfPut64(BfAddSat64(BfGet64(hdr->ninserts), 1));
+}
 
 /* comparisons of two filters (BfCompareGeneric) */
 typedef enum BfCmpMode
@@ -571,8 +648,14 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 {
 	struct varlena *state;
 
+	BfAhead    *ah;
+
 	if (PG_ARGISNULL(0))
+	{
 		state = BfAggNewState(fcinfo, ops);
+		if (ops->ahead_size != NULL)
+			state = BfAheadAttach(fcinfo, state, ops);
+	}
 	else if (likely(BfInAggregate(fcinfo) &&
 					!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0)))))
 		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));	/* ours */
@@ -582,7 +665,13 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 		if (!BfInAggregate(fcinfo))
 			ops->check(state, VARSIZE(state));
 	}
-	if (!PG_ARGISNULL(1))
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(state);
+	ah = BfAheadOf(state, ops);
+	if (ah != NULL)
+		BfAheadAdd(state, ah, ops, BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+												   BfGet64(((BfHeader *) state)->seed)));
+	else
 		state = ops->agg_add(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(state);
 }

@@ -600,6 +600,46 @@ CBloomDifferenceOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
+/* ahead_size op: a counting filter's size and k (its adds may always be deferred) */
+static Size
+CBloomAheadSize(const struct varlena *v, uint32 *k)
+{
+	const CountingBloom *cb = (const CountingBloom *) v;
+
+	*k = CBloomK(cb);
+	return CBLOOM_HDRSZ + CBloomPayloadSize(CBloomM(cb));
+}
+
+/* ahead_positions op: the k counters of hash h, their cache lines prefetched */
+static void
+CBloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
+{
+	const CountingBloom *cb = (const CountingBloom *) v;
+	uint64		m = CBloomM(cb);
+	uint32		k = CBloomK(cb);
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		pos[i] = BfPositionsNext(&p, m);
+		BfPrefetchWrite(&cb->counters[pos[i] >> 1]);
+	}
+}
+
+/* ahead_apply op: increment k counters (saturating) */
+static void
+CBloomAheadApply(struct varlena *v, const uint64 *pos)
+{
+	CountingBloom *cb = (CountingBloom *) v;
+	uint32		k = CBloomK(cb);
+	uint32		i;
+
+	for (i = 0; i < k; i++)
+		CBloomIncrement(cb->counters, pos[i]);
+}
+
 static const BfTypeOps CBloomOps = {
 	.name = "countingbloom",
 	.kind = BF_KIND_COUNTINGBLOOM,
@@ -616,6 +656,10 @@ static const BfTypeOps CBloomOps = {
 	.merge = CBloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
+	.ahead_size = CBloomAheadSize,
+	.ahead_positions = CBloomAheadPositions,
+	.ahead_apply = CBloomAheadApply,
+	.agg_final = countingbloom_agg_final,
 };
 
 /* The filter argument argno, detoasted and checked */
