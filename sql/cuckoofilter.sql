@@ -347,3 +347,20 @@ SELECT cf_patch(f, '{32}', '{1}') FROM one;
 SELECT (cuckoofilter_info(v)).victims_in_use, cuckoofilter_cardinality(v) AS fingerprints,
 	cuckoofilter_count(v, 'x'::text) AS x_copies
 FROM (SELECT cf_patch(f, '{1,4,12,16}', '{1,5,1,2}', 2) v FROM one) s;
+
+-- an aggregate state of 1 MB or more defers its adds (the hashes of the last
+-- 16 rows wait in a ring, doc/design.md "Deferred adds"), in the rows' order:
+-- the same bytes as the add functions' (in that order), below, at and past the
+-- ring's 16 rows, group by group
+SELECT n, cuckoofilter_agg(i, 1000000, 0.01 ORDER BY i) =
+		cuckoofilter_add(cuckoofilter_empty(1000000, 0.01), array_agg(i ORDER BY i)) AS same_as_adds,
+	(cuckoofilter_info(cuckoofilter_agg(i, 1000000, 0.01 ORDER BY i))).inserts = n AS inserts_counted
+FROM unnest(ARRAY[1, 15, 16, 17, 33, 5000]) n, generate_series(1, n) i GROUP BY n ORDER BY n;
+-- and past its capacity, where a full filter chains a sub-filter while rows
+-- wait: the same bytes as the window aggregate over the whole frame (which
+-- adds each row at once)
+SELECT a = w AS same_as_window, (cuckoofilter_info(a)).subfilters AS subfilters,
+	(SELECT count(*) FROM generate_series(1, 1100000) i WHERE NOT a @> i) AS false_negatives
+FROM (SELECT cuckoofilter_agg(i, 1000000, 0.01 ORDER BY i) AS a FROM generate_series(1, 1100000) i) s,
+	(SELECT cuckoofilter_agg(i, 1000000, 0.01) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w
+	 FROM generate_series(1, 1100000) i LIMIT 1) t;

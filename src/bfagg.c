@@ -222,78 +222,111 @@ BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 }
 
 /*
- * The first state v of an element aggregate, with a ring of pending
- * positions behind the filter when it is a fixed filter of at least
- * BF_AHEAD_MIN_BYTES in a plain (not window) aggregate of ours; else v.
+ * The first state v of an element aggregate, with a ring of pending hashes
+ * behind the filter when it has at least BF_AHEAD_MIN_BYTES and is the
+ * state of a plain (not window) aggregate of ours; else v.
  */
 struct varlena *
 BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v, const BfTypeOps *ops)
 {
-	uint32		k;
-	Size		plain = ops->ahead_size(v, &k);
-	Size		ringsz;
+	Size		plain = VARSIZE(v);
 	BfAhead    *ah;
 
-	if (plain < BF_AHEAD_MIN_BYTES || k == 0 ||
+	if (plain < BF_AHEAD_MIN_BYTES ||
 		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
 		!BfAheadOurAggregate(fcinfo, ops))
 		return v;
-	Assert(VARSIZE(v) == plain);
-	ringsz = offsetof(BfAhead, pos) + sizeof(uint64) * BF_AHEAD_ROWS * k;
-	v = repalloc(v, MAXALIGN(plain) + ringsz);
-	memset((char *) v + plain, 0, MAXALIGN(plain) - plain);
-	ah = (BfAhead *) ((char *) v + MAXALIGN(plain));
+	Assert((((BfHeader *) v)->flags & BF_FLAG_AHEAD) == 0);
+	v = repalloc(v, MAXALIGN(plain) + sizeof(BfAhead));
+	memset((char *) v + plain, 0, MAXALIGN(plain) - plain + sizeof(BfAhead));
+	SET_VARSIZE(v, MAXALIGN(plain) + sizeof(BfAhead));
+	((BfHeader *) v)->flags |= BF_FLAG_AHEAD;
+	ah = BfAheadOf(v);
 	ah->magic = BF_AHEAD_MAGIC;
-	ah->k = k;
-	ah->n = 0;
-	ah->next = 0;
-	SET_VARSIZE(v, MAXALIGN(plain) + ringsz);
+	ah->plain = plain;
 	return v;
 }
 
 /*
- * Apply the pending positions of state v (if it has a ring) and strip the
- * ring: v is then a plain filter.  In place: v is the aggregate's own state.
+ * The state that a filter grown by an add became: r (a new allocation,
+ * without a ring) with the ring ah (of the old state) behind it
  */
-void
-BfAheadFlush(struct varlena *v, const BfTypeOps *ops)
+struct varlena *
+BfAheadMoved(struct varlena *r, const BfAhead *ah)
 {
-	BfAhead    *ah = BfAheadOf(v, ops);
-	uint32		k;
-	uint32		i;
+	Size		plain = VARSIZE(r);
+	BfAhead    *nah;
 
-	if (ah == NULL)
-		return;
-	if (ah->magic != BF_AHEAD_MAGIC || ah->n > BF_AHEAD_ROWS)
-		elog(ERROR, "%s aggregate state has a corrupt ring of pending positions", ops->name);
-	for (i = 0; i < ah->n; i++)
-		ops->ahead_apply(v, ah->pos + (Size) i * ah->k);
-	SET_VARSIZE(v, ops->ahead_size(v, &k));
+	r = repalloc(r, MAXALIGN(plain) + sizeof(BfAhead));
+	memset((char *) r + plain, 0, MAXALIGN(plain) - plain);
+	SET_VARSIZE(r, MAXALIGN(plain) + sizeof(BfAhead));
+	((BfHeader *) r)->flags |= BF_FLAG_AHEAD;
+	nah = BfAheadOf(r);
+	memcpy(nah, ah, sizeof(BfAhead));
+	nah->plain = plain;
+	return r;
+}
+
+/* The ring of state v, checked */
+static const BfAhead *
+BfAheadChecked(const struct varlena *v, const BfTypeOps *ops)
+{
+	const BfAhead *ah = BfAheadOf(v);
+
+	if (VARSIZE(v) < sizeof(BfAhead) + ops->headsize || ah->magic != BF_AHEAD_MAGIC ||
+		ah->n > BF_AHEAD_ROWS || ah->next >= BF_AHEAD_ROWS ||
+		ah->plain < ops->headsize || MAXALIGN(ah->plain) + sizeof(BfAhead) != VARSIZE(v))
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending hashes", ops->name);
+	return ah;
+}
+
+/* A copy of the filter of state v (ring ah) without the ring or its hashes */
+static struct varlena *
+BfAheadFilterCopy(const struct varlena *v, const BfAhead *ah)
+{
+	struct varlena *r = palloc(ah->plain);
+
+	memcpy(r, v, ah->plain);
+	SET_VARSIZE(r, ah->plain);
+	((BfHeader *) r)->flags &= ~BF_FLAG_AHEAD;
+	return r;
 }
 
 /*
- * Apply the pending positions of b (a partial aggregate's state, not to be
- * changed) to state, which holds b's filter already (merged)
+ * Add the pending hashes of ring ah, oldest first, to the plain filter v;
+ * returns it (a new allocation if it grew)
  */
-static void
-BfAheadApplyOther(struct varlena *state, const struct varlena *b, const BfAhead *ah,
-				  const BfTypeOps *ops)
+static struct varlena *
+BfAheadAddPending(struct varlena *v, const BfAhead *ah, const BfTypeOps *ops)
 {
-	uint32		k;
+	uint32		start = ah->n < BF_AHEAD_ROWS ? 0 : ah->next;
 	uint32		i;
 
-	if (ah->magic != BF_AHEAD_MAGIC || ah->n > BF_AHEAD_ROWS ||
-		ops->ahead_size(state, &k) == 0 || k != ah->k)
-		elog(ERROR, "%s aggregate state has a corrupt ring of pending positions", ops->name);
 	for (i = 0; i < ah->n; i++)
-		ops->ahead_apply(state, ah->pos + (Size) i * ah->k);
+		v = ops->ahead_add(v, ah->hashes[(start + i) % BF_AHEAD_ROWS]);
+	return v;
+}
+
+/*
+ * A plain filter of everything state v holds: a copy of its filter with
+ * its pending hashes added (v unchanged); v itself when it has no ring
+ */
+struct varlena *
+BfAheadPlainCopy(const struct varlena *v, const BfTypeOps *ops)
+{
+	const BfAhead *ah;
+
+	if (BfAheadOf(v) == NULL)
+		return (struct varlena *) v;
+	ah = BfAheadChecked(v, ops);
+	return BfAheadAddPending(BfAheadFilterCopy(v, ah), ah, ops);
 }
 
 /*
  * Final function of the element aggregates: the state, unchanged (window
- * aggregates call it repeatedly on a live state) but for its pending
- * positions, which are applied (the same filter as adding every row at once),
- * or over no rows an empty filter with the aggregate's parameters (its
+ * aggregates call it repeatedly on a live state), or a copy of it with its
+ * pending hashes added when it has a ring (the same filter as adding every
+ * row at once), or over no rows an empty filter with the aggregate's parameters (its
  * constant arguments, else the constant defaults; the type's new_default op
  * for the aggregate without them).
  */
@@ -302,8 +335,8 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 {
 	if (!PG_ARGISNULL(0))
 	{
-		if (ops->ahead_size != NULL && BfInAggregate(fcinfo))
-			BfAheadFlush((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops);
+		if (ops->ahead_add != NULL && BfInAggregate(fcinfo))
+			PG_RETURN_POINTER(BfAheadPlainCopy((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops));
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
@@ -319,54 +352,46 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 {
 	struct varlena *state;
 	struct varlena *b;
-
+	bool		ahead = ops->ahead_add != NULL && BfInAggregate(fcinfo);
 	const BfAhead *bah = NULL;
-	bool		inagg = BfInAggregate(fcinfo);
 
 	/*
 	 * As the combine function of an element aggregate, the partial states may
-	 * carry pending positions (BfAhead): the state's are applied in place,
-	 * another's to the state after its filter is merged
+	 * have rings of pending hashes (BfAhead): plain copies stand for them,
+	 * and another state's pending hashes are added after its filter is merged
 	 */
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		if (ops->ahead_size != NULL && inagg)
-			BfAheadFlush((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops);
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
+		if (ahead)
+			state = BfAheadPlainCopy(state, ops);
+		PG_RETURN_POINTER(state);
 	}
 	if (PG_ARGISNULL(0))
 	{
 		state = BfStateCopyIn(fcinfo, 1);
-		if (ops->ahead_size != NULL && inagg)
-			BfAheadFlush(state, ops);
+		if (ahead)
+			state = BfAheadPlainCopy(state, ops);
 		ops->check(state, VARSIZE(state));
 		PG_RETURN_POINTER(state);
 	}
 	state = BfStateForUpdate(fcinfo, 0);
-	if (ops->ahead_size != NULL && inagg)
-		BfAheadFlush(state, ops);
-	if (!inagg)
+	if (ahead)
+		state = BfAheadPlainCopy(state, ops);
+	if (!BfInAggregate(fcinfo))
 		ops->check(state, VARSIZE(state));
-	if (ops->ahead_size != NULL && inagg)
+	b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	if (ahead && BfAheadOf(b) != NULL)
 	{
-		b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
-		bah = BfAheadOf(b, ops);
-		if (bah != NULL)
-		{
-			uint32		k;
-
-			ops->check(b, ops->ahead_size(b, &k));	/* the filter before the ring */
-		}
-		else
-			ops->check(b, VARSIZE(b));
+		bah = BfAheadChecked(b, ops);
+		b = BfAheadFilterCopy(b, bah);
 	}
-	else
-		b = BfGetFilterArg(fcinfo, 1, ops);
+	ops->check(b, VARSIZE(b));
 	ops->check_compatible(state, b);
 	state = merge(state, b);
 	if (bah != NULL)
-		BfAheadApplyOther(state, b, bah, ops);
+		state = BfAheadAddPending(state, bah, ops);
 	PG_RETURN_POINTER(state);
 }

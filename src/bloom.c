@@ -572,24 +572,9 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* ahead_size op: a fixed filter's size and k (a self-sized one: 0, never deferred) */
-static Size
-BloomAheadSize(const struct varlena *v, uint32 *k)
-{
-	const Bloom *b = (const Bloom *) v;
-
-	if (BloomIsSelfSized(v))
-	{
-		*k = 0;
-		return 0;
-	}
-	*k = BloomK(b);
-	return BLOOM_HDRSZ + BloomPayloadSize(BloomM(b));
-}
-
-/* ahead_positions op: the k bits of hash h, their cache lines prefetched */
+/* ahead_prefetch op: the cache lines of the k bits of hash h (a fixed filter) */
 static void
-BloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
+BloomAheadPrefetch(const struct varlena *v, uint64 h)
 {
 	const Bloom *b = (const Bloom *) v;
 	uint64		m = BloomM(b);
@@ -599,22 +584,22 @@ BloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
 
 	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
-	{
-		pos[i] = BfPositionsNext(&p, m);
-		BfPrefetchWrite(&b->bits[pos[i] >> 3]);
-	}
+		BfPrefetchWrite(&b->bits[BfPositionsNext(&p, m) >> 3]);
 }
 
-/* ahead_apply op: set k bits */
-static void
-BloomAheadApply(struct varlena *v, const uint64 *pos)
+/*
+ * ahead_add op: set the k bits of hash h (a fixed filter: the aggregate's
+ * state is one, BfAheadAttach takes no other)
+ */
+static struct varlena *
+BloomAheadAdd(struct varlena *v, uint64 h)
 {
 	Bloom	   *b = (Bloom *) v;
-	uint32		k = BloomK(b);
-	uint32		i;
 
-	for (i = 0; i < k; i++)
-		b->bits[pos[i] >> 3] |= (uint8) (1 << (pos[i] & 7));
+	Assert(!BloomIsSelfSized(v));
+	BloomSetHash(b, BloomM(b), BloomK(b), h);
+	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
+	return v;
 }
 
 static const BfTypeOps BloomOps = {
@@ -633,9 +618,8 @@ static const BfTypeOps BloomOps = {
 	.merge = BloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_size = BloomAheadSize,
-	.ahead_positions = BloomAheadPositions,
-	.ahead_apply = BloomAheadApply,
+	.ahead_prefetch = BloomAheadPrefetch,
+	.ahead_add = BloomAheadAdd,
 	.agg_final = bloom_agg_final,
 };
 

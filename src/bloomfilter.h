@@ -520,83 +520,18 @@ typedef struct BfTypeOps
 	/* hash of what compare looks at (the hash operator class) */
 	uint64		(*hash) (const void *v, uint64 seed);
 
+
 	/*
-	 * Deferred adds of a large fixed-size aggregate state (optional; bfagg.c,
-	 * "Deferred adds"): ahead_size returns the size of v without pending
-	 * positions, and sets *k, when its adds may be deferred (0: never);
-	 * ahead_positions writes the k positions of hash h and prefetches their
-	 * cache lines; ahead_apply sets (or increments) k positions.  agg_final
-	 * is the element aggregate's final function, which applies them.
+	 * Deferred adds in a large aggregate state (optional; see BfAhead):
+	 * ahead_prefetch asks for the cache lines that adding hash h to v will
+	 * touch; ahead_add adds it as agg_add does (a filter that grows comes
+	 * back as a new allocation, v left as it was); agg_final is the element
+	 * aggregate's final function, which applies what is pending.
 	 */
-	Size		(*ahead_size) (const struct varlena *v, uint32 *k);
-	void		(*ahead_positions) (const struct varlena *v, uint64 h, uint64 *pos);
-	void		(*ahead_apply) (struct varlena *v, const uint64 *pos);
+	void		(*ahead_prefetch) (const struct varlena *v, uint64 h);
+	struct varlena *(*ahead_add) (struct varlena *v, uint64 h);
 	PGFunction	agg_final;
 } BfTypeOps;
-
-/*
- * Deferred adds (bfagg.c).  An element aggregate's fixed-size state of at
- * least BF_AHEAD_MIN_BYTES keeps the positions of its last BF_AHEAD_ROWS
- * rows pending in a ring behind the filter, in the same varlena (at
- * MAXALIGN of the filter's size): each row computes its positions and
- * prefetches their cache lines, then applies those of the row BF_AHEAD_ROWS
- * before, so that the rows' cache misses overlap instead of following each
- * other.  Only a state that one of our aggregates creates in
- * AGG_CONTEXT_AGGREGATE has a ring; its final function and the combine
- * function apply and strip it, so no value with pending positions leaves
- * the aggregate (and every other function would refuse one: its size does
- * not match its parameters).
- */
-#define BF_AHEAD_ROWS		16
-#define BF_AHEAD_MIN_BYTES	((Size) 1024 * 1024)
-#define BF_AHEAD_MAGIC		0x48414642	/* "BFAH" */
-
-typedef struct BfAhead
-{
-	uint32		magic;			/* BF_AHEAD_MAGIC */
-	uint32		k;				/* positions per row */
-	uint32		n;				/* rows pending */
-	uint32		next;			/* ring slot of the next row */
-	uint64		pos[FLEXIBLE_ARRAY_MEMBER]; /* BF_AHEAD_ROWS * k */
-} BfAhead;
-
-extern struct varlena *BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v,
-									 const BfTypeOps *ops);
-extern void BfAheadFlush(struct varlena *v, const BfTypeOps *ops);
-
-/* The ring of pending positions of state v, or NULL (none) */
-static inline BfAhead *
-BfAheadOf(const struct varlena *v, const BfTypeOps *ops)
-{
-	uint32		k;
-	Size		plain;
-
-	if (ops->ahead_size == NULL)
-		return NULL;
-	plain = ops->ahead_size(v, &k);
-	if (likely(plain == 0 || VARSIZE(v) == plain))
-		return NULL;
-	return (BfAhead *) ((char *) v + MAXALIGN(plain));
-}
-
-/*
- * Add hash h to state v through its ring ah: apply the positions of the row
- * BF_AHEAD_ROWS before (when the ring is full), then queue h's
- */
-static inline void
-BfAheadAdd(struct varlena *v, BfAhead *ah, const BfTypeOps *ops, uint64 h)
-{
-	uint64	   *slot = ah->pos + (Size) ah->next * ah->k;
-	BfHeader   *hdr = (BfHeader *) v;
-
-	if (ah->n == BF_AHEAD_ROWS)
-		ops->ahead_apply(v, slot);
-	else
-		ah->n++;
-	ops->ahead_positions(v, h, slot);
-	ah->next = ah->next + 1 == BF_AHEAD_ROWS ? 0 : ah->next + 1;
-	hdr->ninserts = BfPut64(BfAddSat64(BfGet64(hdr->ninserts), 1));
-}
 
 /* comparisons of two filters (BfCompareGeneric) */
 typedef enum BfCmpMode
@@ -637,6 +572,94 @@ extern Datum BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge);
 
 /*
+ * Deferred adds (bfagg.c).  An element aggregate's state of at least
+ * BF_AHEAD_MIN_BYTES keeps the hashes of its last BF_AHEAD_ROWS rows pending
+ * in a ring behind the filter, in the same varlena, its header flagged
+ * BF_FLAG_AHEAD: each row asks for the cache lines its hash will touch and
+ * adds the hash of the row BF_AHEAD_ROWS before, in the rows' order, so
+ * that the rows' cache misses overlap instead of following each other.
+ * Only a state that one of our aggregates creates in AGG_CONTEXT_AGGREGATE
+ * has a ring.  Its final function returns a copy with the pending hashes
+ * added (the state stays as it is: the final function is read-only), and the
+ * combine function adds them, so no value with a ring leaves the aggregate;
+ * every other function refuses one (the flag is unknown to the types).
+ */
+#define BF_AHEAD_ROWS		16
+#define BF_AHEAD_MIN_BYTES	((Size) 1024 * 1024)
+#define BF_AHEAD_MAGIC		0x48414642	/* "BFAH" */
+#define BF_FLAG_AHEAD		0x80		/* BfHeader.flags: a ring follows */
+
+typedef struct BfAhead
+{
+	uint32		magic;			/* BF_AHEAD_MAGIC */
+	uint32		n;				/* rows pending */
+	uint32		next;			/* ring slot of the next row */
+	uint32		reserved;
+	uint64		plain;			/* the state's size without the ring */
+	uint64		hashes[BF_AHEAD_ROWS];
+} BfAhead;
+
+extern struct varlena *BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v,
+									 const BfTypeOps *ops);
+extern struct varlena *BfAheadMoved(struct varlena *r, const BfAhead *ah);
+extern struct varlena *BfAheadPlainCopy(const struct varlena *v, const BfTypeOps *ops);
+
+/* The ring of pending hashes of state v, or NULL (none) */
+static inline BfAhead *
+BfAheadOf(const struct varlena *v)
+{
+	if (likely((((const BfHeader *) v)->flags & BF_FLAG_AHEAD) == 0))
+		return NULL;
+	return (BfAhead *) ((char *) v + VARSIZE(v) - sizeof(BfAhead));
+}
+
+/*
+ * Add hash h to state v, whose ring is ah, now: the filter without its ring
+ * (size and flag) for the type's add, then the ring back, on a new
+ * allocation if the filter grew.  Returns the state.
+ */
+static inline struct varlena *
+BfAheadApply(struct varlena *v, BfAhead *ah, const BfTypeOps *ops, uint64 h)
+{
+	Size		total = VARSIZE(v);
+	struct varlena *r;
+
+	SET_VARSIZE(v, ah->plain);
+	((BfHeader *) v)->flags &= ~BF_FLAG_AHEAD;
+	r = ops->ahead_add(v, h);
+	if (likely(r == v))
+	{
+		Assert(VARSIZE(v) == ah->plain);
+		SET_VARSIZE(v, total);
+		((BfHeader *) v)->flags |= BF_FLAG_AHEAD;
+		return v;
+	}
+	return BfAheadMoved(r, ah);
+}
+
+/*
+ * Add hash h to state v through its ring ah: ask for h's cache lines, queue
+ * h, and add the hash of the row BF_AHEAD_ROWS before (once the ring is
+ * full).  Returns the state.
+ */
+static inline struct varlena *
+BfAheadAdd(struct varlena *v, BfAhead *ah, const BfTypeOps *ops, uint64 h)
+{
+	uint32		slot = ah->next;
+	uint64		old = ah->hashes[slot];
+
+	ops->ahead_prefetch(v, h);
+	ah->hashes[slot] = h;
+	ah->next = slot + 1 == BF_AHEAD_ROWS ? 0 : slot + 1;
+	if (ah->n < BF_AHEAD_ROWS)
+	{
+		ah->n++;
+		return v;
+	}
+	return BfAheadApply(v, ah, ops, old);
+}
+
+/*
  * Aggregate transition: add the element (NULLs skipped) to the state,
  * creating the state on the first row from the aggregate's capacity and fpr
  * (arguments 2 and 3, or the defaults).  Inline, so that a type's wrapper
@@ -653,7 +676,7 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	if (PG_ARGISNULL(0))
 	{
 		state = BfAggNewState(fcinfo, ops);
-		if (ops->ahead_size != NULL)
+		if (ops->ahead_add != NULL)
 			state = BfAheadAttach(fcinfo, state, ops);
 	}
 	else if (likely(BfInAggregate(fcinfo) &&
@@ -667,10 +690,11 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	}
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(state);
-	ah = BfAheadOf(state, ops);
+	ah = ops->ahead_add != NULL ? BfAheadOf(state) : NULL;
 	if (ah != NULL)
-		BfAheadAdd(state, ah, ops, BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
-												   BfGet64(((BfHeader *) state)->seed)));
+		state = BfAheadAdd(state, ah, ops,
+						   BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+										   BfGet64(((BfHeader *) state)->seed)));
 	else
 		state = ops->agg_add(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(state);

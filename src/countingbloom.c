@@ -600,19 +600,9 @@ CBloomDifferenceOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* ahead_size op: a counting filter's size and k (its adds may always be deferred) */
-static Size
-CBloomAheadSize(const struct varlena *v, uint32 *k)
-{
-	const CountingBloom *cb = (const CountingBloom *) v;
-
-	*k = CBloomK(cb);
-	return CBLOOM_HDRSZ + CBloomPayloadSize(CBloomM(cb));
-}
-
-/* ahead_positions op: the k counters of hash h, their cache lines prefetched */
+/* ahead_prefetch op: the cache lines of the k counters of hash h */
 static void
-CBloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
+CBloomAheadPrefetch(const struct varlena *v, uint64 h)
 {
 	const CountingBloom *cb = (const CountingBloom *) v;
 	uint64		m = CBloomM(cb);
@@ -622,22 +612,18 @@ CBloomAheadPositions(const struct varlena *v, uint64 h, uint64 *pos)
 
 	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
-	{
-		pos[i] = BfPositionsNext(&p, m);
-		BfPrefetchWrite(&cb->counters[pos[i] >> 1]);
-	}
+		BfPrefetchWrite(&cb->counters[BfPositionsNext(&p, m) >> 1]);
 }
 
-/* ahead_apply op: increment k counters (saturating) */
-static void
-CBloomAheadApply(struct varlena *v, const uint64 *pos)
+/* ahead_add op: increment the k counters of hash h */
+static struct varlena *
+CBloomAheadAdd(struct varlena *v, uint64 h)
 {
 	CountingBloom *cb = (CountingBloom *) v;
-	uint32		k = CBloomK(cb);
-	uint32		i;
 
-	for (i = 0; i < k; i++)
-		CBloomIncrement(cb->counters, pos[i]);
+	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), h);
+	cb->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cb->hdr.ninserts), 1));
+	return v;
 }
 
 static const BfTypeOps CBloomOps = {
@@ -656,9 +642,8 @@ static const BfTypeOps CBloomOps = {
 	.merge = CBloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_size = CBloomAheadSize,
-	.ahead_positions = CBloomAheadPositions,
-	.ahead_apply = CBloomAheadApply,
+	.ahead_prefetch = CBloomAheadPrefetch,
+	.ahead_add = CBloomAheadAdd,
 	.agg_final = countingbloom_agg_final,
 };
 

@@ -1749,6 +1749,36 @@ CfUnionOp(struct varlena *state, const struct varlena *other)
 	return (struct varlena *) cf;
 }
 
+/*
+ * ahead_prefetch op: the cache lines of hash h's two buckets in the first
+ * sub-filter, which takes the inserts while its victim slot is free
+ */
+static void
+CfAheadPrefetch(const struct varlena *v, uint64 h)
+{
+	const CuckooFilter *cf = (const CuckooFilter *) v;
+	const CfSubHeader *sh = (const CfSubHeader *) cf->data;
+	int			f = cf->fpbits;
+	uint32		fp = CfFingerprint(h, f);
+	uint64		n = BfGet32(sh->nbuckets);
+	uint64		i1 = CfIndex(h, n);
+	uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
+	const uint8 *table = (const uint8 *) cf->data + CF_SUBHDRSZ;
+
+	BfPrefetchWrite(table + (CfBucketBit(i1, f) >> 3));
+	BfPrefetchWrite(table + (CfBucketBit(i2, f) >> 3));
+}
+
+/* ahead_add op: add hash h as the aggregate does (a full filter chains a sub-filter) */
+static struct varlena *
+CfAheadAdd(struct varlena *v, uint64 h)
+{
+	CuckooFilter *cf = (CuckooFilter *) v;
+
+	CfAddHash(&cf, h, true);
+	return (struct varlena *) cf;
+}
+
 static const BfTypeOps CfOps = {
 	.name = CF_TYPNAME,
 	.kind = BF_KIND_CUCKOOFILTER,
@@ -1767,6 +1797,9 @@ static const BfTypeOps CfOps = {
 	.merge = CfUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
+	.ahead_prefetch = CfAheadPrefetch,
+	.ahead_add = CfAheadAdd,
+	.agg_final = cuckoofilter_agg_final,
 };
 
 /* The filter argument argno, detoasted and checked */
