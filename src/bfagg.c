@@ -221,29 +221,57 @@ BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	return finfo.fn_addr == ops->agg_final;
 }
 
+/* Bytes of a ring of rows of words 64-bit words: header, rows, trailing size */
+static Size
+BfAheadSize(uint32 words)
+{
+	return offsetof(BfAhead, rows) + sizeof(uint64) * BF_AHEAD_ROWS * words + sizeof(uint64);
+}
+
+/* Put ring ah (size bytes) behind the filter of plain bytes at r, flagged */
+static struct varlena *
+BfAheadPlace(struct varlena *r, Size plain, const BfAhead *ah, Size size)
+{
+	BfAhead    *nah;
+	uint64		sz = size;
+
+	r = repalloc(r, MAXALIGN(plain) + size);
+	memset((char *) r + plain, 0, MAXALIGN(plain) - plain);
+	SET_VARSIZE(r, MAXALIGN(plain) + size);
+	((BfHeader *) r)->flags |= BF_FLAG_AHEAD;
+	nah = (BfAhead *) ((char *) r + MAXALIGN(plain));
+	memcpy(nah, ah, size - sizeof(uint64));
+	nah->plain = plain;
+	nah->size = size;
+	memcpy((char *) r + VARSIZE(r) - sizeof(uint64), &sz, sizeof(uint64));
+	return r;
+}
+
 /*
- * The first state v of an element aggregate, with a ring of pending hashes
+ * The first state v of an element aggregate, with a ring of pending rows
  * behind the filter when it has at least BF_AHEAD_MIN_BYTES and is the
  * state of a plain (not window) aggregate of ours; else v.
  */
 struct varlena *
 BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v, const BfTypeOps *ops)
 {
-	Size		plain = VARSIZE(v);
+	uint32		words;
+	Size		size;
 	BfAhead    *ah;
 
-	if (plain < BF_AHEAD_MIN_BYTES ||
+	if (VARSIZE(v) < BF_AHEAD_MIN_BYTES ||
 		AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE ||
 		!BfAheadOurAggregate(fcinfo, ops))
 		return v;
 	Assert((((BfHeader *) v)->flags & BF_FLAG_AHEAD) == 0);
-	v = repalloc(v, MAXALIGN(plain) + sizeof(BfAhead));
-	memset((char *) v + plain, 0, MAXALIGN(plain) - plain + sizeof(BfAhead));
-	SET_VARSIZE(v, MAXALIGN(plain) + sizeof(BfAhead));
-	((BfHeader *) v)->flags |= BF_FLAG_AHEAD;
-	ah = BfAheadOf(v);
+	words = ops->ahead_words(v);
+	Assert(words >= 1 && words <= 64);
+	size = BfAheadSize(words);
+	ah = palloc0(size);
 	ah->magic = BF_AHEAD_MAGIC;
-	ah->plain = plain;
+	ah->words = words;
+	v = BfAheadPlace(v, VARSIZE(v), ah, size);
+	pfree(ah);
 	return v;
 }
 
@@ -254,17 +282,7 @@ BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v, const BfTypeOps *ops)
 struct varlena *
 BfAheadMoved(struct varlena *r, const BfAhead *ah)
 {
-	Size		plain = VARSIZE(r);
-	BfAhead    *nah;
-
-	r = repalloc(r, MAXALIGN(plain) + sizeof(BfAhead));
-	memset((char *) r + plain, 0, MAXALIGN(plain) - plain);
-	SET_VARSIZE(r, MAXALIGN(plain) + sizeof(BfAhead));
-	((BfHeader *) r)->flags |= BF_FLAG_AHEAD;
-	nah = BfAheadOf(r);
-	memcpy(nah, ah, sizeof(BfAhead));
-	nah->plain = plain;
-	return r;
+	return BfAheadPlace(r, VARSIZE(r), ah, ah->size);
 }
 
 /* The ring of state v, checked */
@@ -273,14 +291,17 @@ BfAheadChecked(const struct varlena *v, const BfTypeOps *ops)
 {
 	const BfAhead *ah = BfAheadOf(v);
 
-	if (VARSIZE(v) < sizeof(BfAhead) + ops->headsize || ah->magic != BF_AHEAD_MAGIC ||
-		ah->n > BF_AHEAD_ROWS || ah->next >= BF_AHEAD_ROWS ||
-		ah->plain < ops->headsize || MAXALIGN(ah->plain) + sizeof(BfAhead) != VARSIZE(v))
-		elog(ERROR, "%s aggregate state has a corrupt ring of pending hashes", ops->name);
+	if (VARSIZE(v) < ops->headsize + BfAheadSize(1) ||
+		(const char *) ah < (const char *) v + ops->headsize ||
+		ah->magic != BF_AHEAD_MAGIC || ah->words < 1 || ah->words > 64 ||
+		ah->size != BfAheadSize(ah->words) || ah->n > BF_AHEAD_ROWS ||
+		ah->next >= BF_AHEAD_ROWS || ah->plain < ops->headsize ||
+		MAXALIGN(ah->plain) + ah->size != VARSIZE(v))
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending rows", ops->name);
 	return ah;
 }
 
-/* A copy of the filter of state v (ring ah) without the ring or its hashes */
+/* A copy of the filter of state v (ring ah) without the ring or its rows */
 static struct varlena *
 BfAheadFilterCopy(const struct varlena *v, const BfAhead *ah)
 {
@@ -293,7 +314,7 @@ BfAheadFilterCopy(const struct varlena *v, const BfAhead *ah)
 }
 
 /*
- * Add the pending hashes of ring ah, oldest first, to the plain filter v;
+ * Add the pending rows of ring ah, oldest first, to the plain filter v;
  * returns it (a new allocation if it grew)
  */
 static struct varlena *
@@ -303,7 +324,7 @@ BfAheadAddPending(struct varlena *v, const BfAhead *ah, const BfTypeOps *ops)
 	uint32		i;
 
 	for (i = 0; i < ah->n; i++)
-		v = ops->ahead_add(v, ah->hashes[(start + i) % BF_AHEAD_ROWS]);
+		v = ops->ahead_add(v, ah->rows + (Size) ((start + i) % BF_AHEAD_ROWS) * ah->words);
 	return v;
 }
 

@@ -572,9 +572,17 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* ahead_prefetch op: the cache lines of the k bits of hash h (a fixed filter) */
+/* ahead_words op: a pending row is its k bit positions (a fixed filter) */
+static uint32
+BloomAheadWords(const struct varlena *v)
+{
+	Assert(!BloomIsSelfSized(v));
+	return BloomK((const Bloom *) v);
+}
+
+/* ahead_prepare op: the k bit positions of hash h, their cache lines asked for */
 static void
-BloomAheadPrefetch(const struct varlena *v, uint64 h)
+BloomAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 {
 	const Bloom *b = (const Bloom *) v;
 	uint64		m = BloomM(b);
@@ -584,20 +592,26 @@ BloomAheadPrefetch(const struct varlena *v, uint64 h)
 
 	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
-		BfPrefetchWrite(&b->bits[BfPositionsNext(&p, m) >> 3]);
+	{
+		row[i] = BfPositionsNext(&p, m);
+		BfPrefetchWrite(&b->bits[row[i] >> 3]);
+	}
 }
 
 /*
- * ahead_add op: set the k bits of hash h (a fixed filter: the aggregate's
- * state is one, BfAheadAttach takes no other)
+ * ahead_add op: set the bits of a prepared row (a fixed filter: the
+ * aggregate's state is one, BfAheadAttach takes no other)
  */
 static struct varlena *
-BloomAheadAdd(struct varlena *v, uint64 h)
+BloomAheadAdd(struct varlena *v, const uint64 *row)
 {
 	Bloom	   *b = (Bloom *) v;
+	uint32		k = BloomK(b);
+	uint32		i;
 
 	Assert(!BloomIsSelfSized(v));
-	BloomSetHash(b, BloomM(b), BloomK(b), h);
+	for (i = 0; i < k; i++)
+		b->bits[row[i] >> 3] |= (uint8) (1 << (row[i] & 7));
 	b->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(b->hdr.ninserts), 1));
 	return v;
 }
@@ -618,7 +632,8 @@ static const BfTypeOps BloomOps = {
 	.merge = BloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_prefetch = BloomAheadPrefetch,
+	.ahead_words = BloomAheadWords,
+	.ahead_prepare = BloomAheadPrepare,
 	.ahead_add = BloomAheadAdd,
 	.agg_final = bloom_agg_final,
 };

@@ -600,9 +600,16 @@ CBloomDifferenceOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* ahead_prefetch op: the cache lines of the k counters of hash h */
+/* ahead_words op: a pending row is its k counter positions */
+static uint32
+CBloomAheadWords(const struct varlena *v)
+{
+	return CBloomK((const CountingBloom *) v);
+}
+
+/* ahead_prepare op: the k counter positions of hash h, their cache lines asked for */
 static void
-CBloomAheadPrefetch(const struct varlena *v, uint64 h)
+CBloomAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 {
 	const CountingBloom *cb = (const CountingBloom *) v;
 	uint64		m = CBloomM(cb);
@@ -612,16 +619,22 @@ CBloomAheadPrefetch(const struct varlena *v, uint64 h)
 
 	BfPositionsInit(&p, h);
 	for (i = 0; i < k; i++)
-		BfPrefetchWrite(&cb->counters[BfPositionsNext(&p, m) >> 1]);
+	{
+		row[i] = BfPositionsNext(&p, m);
+		BfPrefetchWrite(&cb->counters[row[i] >> 1]);
+	}
 }
 
-/* ahead_add op: increment the k counters of hash h */
+/* ahead_add op: increment the counters of a prepared row */
 static struct varlena *
-CBloomAheadAdd(struct varlena *v, uint64 h)
+CBloomAheadAdd(struct varlena *v, const uint64 *row)
 {
 	CountingBloom *cb = (CountingBloom *) v;
+	uint32		k = CBloomK(cb);
+	uint32		i;
 
-	CBloomAddHash(cb, CBloomM(cb), CBloomK(cb), h);
+	for (i = 0; i < k; i++)
+		CBloomIncrement(cb->counters, row[i]);
 	cb->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(cb->hdr.ninserts), 1));
 	return v;
 }
@@ -642,7 +655,8 @@ static const BfTypeOps CBloomOps = {
 	.merge = CBloomUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_prefetch = CBloomAheadPrefetch,
+	.ahead_words = CBloomAheadWords,
+	.ahead_prepare = CBloomAheadPrepare,
 	.ahead_add = CBloomAheadAdd,
 	.agg_final = countingbloom_agg_final,
 };

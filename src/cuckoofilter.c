@@ -1749,12 +1749,19 @@ CfUnionOp(struct varlena *state, const struct varlena *other)
 	return (struct varlena *) cf;
 }
 
+/* ahead_words op: a pending row is its hash */
+static uint32
+CfAheadWords(const struct varlena *v)
+{
+	return 1;
+}
+
 /*
- * ahead_prefetch op: the cache lines of hash h's two buckets in the first
- * sub-filter, which takes the inserts while its victim slot is free
+ * ahead_prepare op: the hash, and the cache lines of its two buckets in the
+ * first sub-filter, which takes the inserts while its victim slot is free
  */
 static void
-CfAheadPrefetch(const struct varlena *v, uint64 h)
+CfAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 {
 	const CuckooFilter *cf = (const CuckooFilter *) v;
 	const CfSubHeader *sh = (const CfSubHeader *) cf->data;
@@ -1765,17 +1772,18 @@ CfAheadPrefetch(const struct varlena *v, uint64 h)
 	uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
 	const uint8 *table = (const uint8 *) cf->data + CF_SUBHDRSZ;
 
+	row[0] = h;
 	BfPrefetchWrite(table + (CfBucketBit(i1, f) >> 3));
 	BfPrefetchWrite(table + (CfBucketBit(i2, f) >> 3));
 }
 
-/* ahead_add op: add hash h as the aggregate does (a full filter chains a sub-filter) */
+/* ahead_add op: add a row's hash as the aggregate does (a full filter chains a sub-filter) */
 static struct varlena *
-CfAheadAdd(struct varlena *v, uint64 h)
+CfAheadAdd(struct varlena *v, const uint64 *row)
 {
 	CuckooFilter *cf = (CuckooFilter *) v;
 
-	CfAddHash(&cf, h, true);
+	CfAddHash(&cf, row[0], true);
 	return (struct varlena *) cf;
 }
 
@@ -1797,7 +1805,8 @@ static const BfTypeOps CfOps = {
 	.merge = CfUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_prefetch = CfAheadPrefetch,
+	.ahead_words = CfAheadWords,
+	.ahead_prepare = CfAheadPrepare,
 	.ahead_add = CfAheadAdd,
 	.agg_final = cuckoofilter_agg_final,
 };
