@@ -145,3 +145,13 @@ SELECT n, bloom_agg(i, 1000000, 0.01) = bloom_add(bloom_empty(1000000, 0.01), ar
 	(bloom_info(bloom_agg(i, 1000000, 0.01))).inserts = n AS inserts_counted,
 	pg_column_size(bloom_agg(i, 1000000, 0.01)) = pg_column_size(bloom_empty(1000000, 0.01)) AS plain_size
 FROM unnest(ARRAY[1, 15, 16, 17, 33, 5000]) n, generate_series(1, n) i GROUP BY n ORDER BY n;
+-- a user's aggregate over bloom_agg_trans without a final function shares
+-- bloom_agg's transition state (same transition and combine functions and
+-- arguments): a shared state never gets the ring, so both results are plain
+-- filters of every row
+CREATE AGGREGATE my_bloom_agg(anynonarray, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloom,
+	COMBINEFUNC = bloom_union_trans);
+SELECT a = b AS same, b = bloom_add(bloom_empty(1000000, 0.01), (SELECT array_agg(i) FROM generate_series(1, 5000) i)) AS all_rows,
+	bloom_out(b)::text LIKE 'bloom v2 %' AS prints
+FROM (SELECT bloom_agg(i, 1000000, 0.01) AS a, my_bloom_agg(i, 1000000, 0.01) AS b FROM generate_series(1, 5000) i) s;
+DROP AGGREGATE my_bloom_agg(anynonarray, bigint, float8);

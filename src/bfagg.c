@@ -194,11 +194,26 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
  * ---------------------------------------------------------------------
  */
 
+/* Whether function fn (an OID, possibly invalid) is the C function addr */
+static bool
+BfAheadIsFunction(Oid fn, PGFunction addr)
+{
+	FmgrInfo	finfo;
+
+	if (!OidIsValid(fn) || addr == NULL)
+		return false;
+	fmgr_info(fn, &finfo);
+	return finfo.fn_addr == addr;
+}
+
 /*
- * Whether the aggregate calling transition function fcinfo is one of ours
- * with final function ops->agg_final, which applies the ring (a user's
- * aggregate over our transition function, without it, must get a plain
- * filter).  Once per group, for large states only.
+ * Whether the aggregate calling transition function fcinfo is one of ours,
+ * whose final function (ops->agg_final) and combine function (none, or
+ * ops->agg_combine) handle a ring, with a state of its own: a state shared
+ * with another aggregate (same transition function and arguments, any
+ * final function) may end up as that aggregate's result, and a user's
+ * aggregate over our transition function must get a plain filter.  Once
+ * per group, for large states only.
  */
 static bool
 BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
@@ -206,19 +221,18 @@ BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 	HeapTuple	tup;
 	Oid			finalfn;
-	FmgrInfo	finfo;
+	Oid			combinefn;
 
-	if (aggref == NULL || ops->agg_final == NULL)
+	if (aggref == NULL || AggStateIsShared(fcinfo))
 		return false;
 	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggref->aggfnoid));
 	if (!HeapTupleIsValid(tup))
 		return false;
 	finalfn = ((Form_pg_aggregate) GETSTRUCT(tup))->aggfinalfn;
+	combinefn = ((Form_pg_aggregate) GETSTRUCT(tup))->aggcombinefn;
 	ReleaseSysCache(tup);
-	if (!OidIsValid(finalfn))
-		return false;
-	fmgr_info(finalfn, &finfo);
-	return finfo.fn_addr == ops->agg_final;
+	return BfAheadIsFunction(finalfn, ops->agg_final) &&
+		(!OidIsValid(combinefn) || BfAheadIsFunction(combinefn, ops->agg_combine));
 }
 
 /* Bytes of a ring of rows of words 64-bit words: header, rows, trailing size */
@@ -285,18 +299,26 @@ BfAheadMoved(struct varlena *r, const BfAhead *ah)
 	return BfAheadPlace(r, VARSIZE(r), ah, ah->size);
 }
 
-/* The ring of state v, checked */
+/*
+ * The ring of state v, checked: its size (the last word) before anything
+ * is read through it
+ */
 static const BfAhead *
 BfAheadChecked(const struct varlena *v, const BfTypeOps *ops)
 {
-	const BfAhead *ah = BfAheadOf(v);
+	uint64		size;
+	const BfAhead *ah;
 
-	if (VARSIZE(v) < ops->headsize + BfAheadSize(1) ||
-		(const char *) ah < (const char *) v + ops->headsize ||
-		ah->magic != BF_AHEAD_MAGIC || ah->words < 1 || ah->words > 64 ||
-		ah->size != BfAheadSize(ah->words) || ah->n > BF_AHEAD_ROWS ||
+	if (VARSIZE(v) < ops->headsize + BfAheadSize(1))
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending rows", ops->name);
+	memcpy(&size, (const char *) v + VARSIZE(v) - sizeof(uint64), sizeof(uint64));
+	if (size < BfAheadSize(1) || size > BfAheadSize(64) || size > VARSIZE(v) - ops->headsize)
+		elog(ERROR, "%s aggregate state has a corrupt ring of pending rows", ops->name);
+	ah = BfAheadOf(v);
+	if (ah->magic != BF_AHEAD_MAGIC || ah->words < 1 || ah->words > 64 ||
+		ah->size != size || size != BfAheadSize(ah->words) || ah->n > BF_AHEAD_ROWS ||
 		ah->next >= BF_AHEAD_ROWS || ah->plain < ops->headsize ||
-		MAXALIGN(ah->plain) + ah->size != VARSIZE(v))
+		MAXALIGN(ah->plain) + size != VARSIZE(v))
 		elog(ERROR, "%s aggregate state has a corrupt ring of pending rows", ops->name);
 	return ah;
 }
@@ -373,13 +395,17 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 {
 	struct varlena *state;
 	struct varlena *b;
-	bool		ahead = ops->ahead_add != NULL && BfInAggregate(fcinfo);
+	Aggref	   *aggref = BfInAggregate(fcinfo) ? AggGetAggref(fcinfo) : NULL;
+	bool		ahead = ops->ahead_add != NULL && aggref != NULL &&
+		DO_AGGSPLIT_COMBINE(aggref->aggsplit);
 	const BfAhead *bah = NULL;
 
 	/*
-	 * As the combine function of an element aggregate, the partial states may
-	 * have rings of pending hashes (BfAhead): plain copies stand for them,
-	 * and another state's pending hashes are added after its filter is merged
+	 * As the combine function of an element aggregate (and only then: a
+	 * filter with a ring anywhere else is refused by the type's check), the
+	 * partial states may have rings of pending rows (BfAhead): plain copies
+	 * stand for them, and another state's pending rows are added after its
+	 * filter is merged
 	 */
 	if (PG_ARGISNULL(1))
 	{
@@ -392,9 +418,13 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 	}
 	if (PG_ARGISNULL(0))
 	{
-		state = BfStateCopyIn(fcinfo, 1);
-		if (ahead)
-			state = BfAheadPlainCopy(state, ops);
+		b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+		if (ahead && BfAheadOf(b) != NULL)
+			state = BfAheadPlainCopy(b, ops);	/* a copy with the rows added */
+		else if ((Pointer) b != DatumGetPointer(PG_GETARG_DATUM(1)))
+			state = b;			/* detoasting made a private copy */
+		else
+			state = BfCopyDatum(b);
 		ops->check(state, VARSIZE(state));
 		PG_RETURN_POINTER(state);
 	}

@@ -636,6 +636,7 @@ static const BfTypeOps BloomOps = {
 	.ahead_prepare = BloomAheadPrepare,
 	.ahead_add = BloomAheadAdd,
 	.agg_final = bloom_agg_final,
+	.agg_combine = bloom_union_trans,
 };
 
 /*

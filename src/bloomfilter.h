@@ -527,13 +527,14 @@ typedef struct BfTypeOps
 	 * cuckoo: its hash); ahead_prepare fills them for hash h and asks for
 	 * the cache lines the add will touch; ahead_add adds the row as agg_add
 	 * does (a filter that grows comes back as a new allocation, v left as
-	 * it was); agg_final is the element aggregate's final function, which
-	 * adds what is pending.
+	 * it was); agg_final and agg_combine are the element aggregate's final
+	 * and combine functions, which add what is pending.
 	 */
 	uint32		(*ahead_words) (const struct varlena *v);
 	void		(*ahead_prepare) (const struct varlena *v, uint64 h, uint64 *row);
 	struct varlena *(*ahead_add) (struct varlena *v, const uint64 *row);
 	PGFunction	agg_final;
+	PGFunction	agg_combine;
 } BfTypeOps;
 
 /* comparisons of two filters (BfCompareGeneric) */

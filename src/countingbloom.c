@@ -659,6 +659,7 @@ static const BfTypeOps CBloomOps = {
 	.ahead_prepare = CBloomAheadPrepare,
 	.ahead_add = CBloomAheadAdd,
 	.agg_final = countingbloom_agg_final,
+	.agg_combine = countingbloom_union_trans,
 };
 
 /* The filter argument argno, detoasted and checked */

@@ -1809,6 +1809,7 @@ static const BfTypeOps CfOps = {
 	.ahead_prepare = CfAheadPrepare,
 	.ahead_add = CfAheadAdd,
 	.agg_final = cuckoofilter_agg_final,
+	.agg_combine = cuckoofilter_union_trans,
 };
 
 /* The filter argument argno, detoasted and checked */
