@@ -413,3 +413,21 @@ BEGIN
 END $$;
 SELECT * FROM pg_temp.fuzz((SELECT f FROM ex_full), 320);
 SELECT * FROM pg_temp.fuzz(quotientfilter_add(quotientfilter_create(6, 10), array(SELECT generate_series(1, 50))), 832);
+
+-- an aggregate state of 1 MB or more defers its adds (the hashes of the last
+-- 16 rows wait in a ring, doc/design.md "Deferred adds"), in the rows' order:
+-- the same bytes as the add functions' (in that order), below, at and past the
+-- ring's 16 rows, group by group
+SELECT n, quotientfilter_agg(i, 1000000, 0.01 ORDER BY i) =
+		quotientfilter_add(quotientfilter_empty(1000000, 0.01), array_agg(i ORDER BY i)) AS same_as_adds,
+	(quotientfilter_info(quotientfilter_agg(i, 1000000, 0.01 ORDER BY i))).inserts = n AS inserts_counted
+FROM unnest(ARRAY[1, 15, 16, 17, 33, 5000]) n, generate_series(1, n) i GROUP BY n ORDER BY n;
+-- and past its capacity (500000: 2^20 slots, 1.3 MB), where the filter grows
+-- while rows wait: the same bytes as the window aggregate over the whole frame
+-- (which adds each row at once)
+SELECT a = w AS same_as_window,
+	(quotientfilter_info(a)).size_bytes > (quotientfilter_info(quotientfilter_empty(500000, 0.01))).size_bytes AS grew,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE NOT a @> i) AS false_negatives
+FROM (SELECT quotientfilter_agg(i, 500000, 0.01 ORDER BY i) AS a FROM generate_series(1, 1000000) i) s,
+	(SELECT quotientfilter_agg(i, 500000, 0.01) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w
+	 FROM generate_series(1, 1000000) i LIMIT 1) t;

@@ -1783,6 +1783,36 @@ QfMergeStateOp(struct varlena *state, const struct varlena *other)
 	return QfMergeOp(state, other);
 }
 
+/* ahead_words op: a pending row is its hash */
+static uint32
+QfAheadWords(const struct varlena *v)
+{
+	return 1;
+}
+
+/*
+ * ahead_prepare op: the hash, and the cache line of its home slot in the
+ * table that takes it (a fixed filter's, or a chain's newest member's; an
+ * insert that shifts a run goes on to the next lines)
+ */
+static void
+QfAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
+{
+	const QuotientFilter *qf = (const QuotientFilter *) v;
+	const QuotientFilter *m = QfGrows(qf) ? QfMember(qf, QfNMembers(qf) - 1) : qf;
+	uint64		quotient = QfFingerprint(h, m->q + m->r) >> m->r;
+
+	row[0] = h;
+	BfPrefetchWrite((const uint8 *) m->slots + ((quotient * (uint64) (m->r + 3)) >> 3));
+}
+
+/* ahead_add op: add a row's hash as the aggregate does (growing when full) */
+static struct varlena *
+QfAheadAdd(struct varlena *v, const uint64 *row)
+{
+	return (struct varlena *) QfAddHash((QuotientFilter *) v, row[0]);
+}
+
 static const BfTypeOps QfOps = {
 	.name = QF_TYPNAME,
 	.kind = BF_KIND_QUOTIENTFILTER,
@@ -1799,6 +1829,11 @@ static const BfTypeOps QfOps = {
 	.merge = QfMergeOp,
 	.compare = QfCompare,
 	.hash = QfHash,
+	.ahead_words = QfAheadWords,
+	.ahead_prepare = QfAheadPrepare,
+	.ahead_add = QfAheadAdd,
+	.agg_final = quotientfilter_agg_final,
+	.agg_combine = quotientfilter_union_trans,
 };
 
 /* The filter argument argno, detoasted and checked */
