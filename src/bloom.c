@@ -585,17 +585,8 @@ static void
 BloomAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 {
 	const Bloom *b = (const Bloom *) v;
-	uint64		m = BloomM(b);
-	uint32		k = BloomK(b);
-	BfPositions p;
-	uint32		i;
 
-	BfPositionsInit(&p, h);
-	for (i = 0; i < k; i++)
-	{
-		row[i] = BfPositionsNext(&p, m);
-		BfPrefetchWrite(&b->bits[row[i] >> 3]);
-	}
+	BfPositionsPrefetched(h, BloomM(b), BloomK(b), b->bits, 3, row);
 }
 
 /*

@@ -195,6 +195,25 @@ BfPositionsNext(BfPositions *p, uint64 nslots)
 }
 
 /*
+ * The k positions of hash h among m into pos, asking for the cache line
+ * each will be written in: byte pos >> shift of base (a bit array: 3;
+ * 4-bit counters: 1)
+ */
+static inline void
+BfPositionsPrefetched(uint64 h, uint64 m, uint32 k, const uint8 *base, int shift, uint64 *pos)
+{
+	BfPositions p;
+	uint32		i;
+
+	BfPositionsInit(&p, h);
+	for (i = 0; i < k; i++)
+	{
+		pos[i] = BfPositionsNext(&p, m);
+		BfPrefetchWrite(base + (pos[i] >> shift));
+	}
+}
+
+/*
  * Canonical element hashing (hash.c; doc/design.md, "Hashing").  A BfHasher
  * is set up once per element type and call site, then hashes datums of that
  * type.

@@ -256,18 +256,10 @@ CBloomCheckCompatible(const void *a_arg, const void *b_arg)
 static inline void
 CBloomAddHash(CountingBloom *cb, uint64 m, uint32 k, uint64 h)
 {
-	BfPositions p;
 	uint64		pos[CBLOOM_MAX_K];
 	uint32		i;
 
-	BfPositionsInit(&p, h);
-	for (i = 0; i < k; i++)
-	{
-		pos[i] = BfPositionsNext(&p, m);
-#if defined(__GNUC__) || defined(__clang__)
-		__builtin_prefetch(&cb->counters[pos[i] >> 1], 1);
-#endif
-	}
+	BfPositionsPrefetched(h, m, k, cb->counters, 1, pos);
 	for (i = 0; i < k; i++)
 		CBloomIncrement(cb->counters, pos[i]);
 }
@@ -612,17 +604,8 @@ static void
 CBloomAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 {
 	const CountingBloom *cb = (const CountingBloom *) v;
-	uint64		m = CBloomM(cb);
-	uint32		k = CBloomK(cb);
-	BfPositions p;
-	uint32		i;
 
-	BfPositionsInit(&p, h);
-	for (i = 0; i < k; i++)
-	{
-		row[i] = BfPositionsNext(&p, m);
-		BfPrefetchWrite(&cb->counters[row[i] >> 1]);
-	}
+	BfPositionsPrefetched(h, CBloomM(cb), CBloomK(cb), cb->counters, 1, row);
 }
 
 /* ahead_add op: increment the counters of a prepared row */
