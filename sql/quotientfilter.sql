@@ -431,3 +431,10 @@ SELECT a = w AS same_as_window,
 FROM (SELECT quotientfilter_agg(i, 500000, 0.01 ORDER BY i) AS a FROM generate_series(1, 1000000) i) s,
 	(SELECT quotientfilter_agg(i, 500000, 0.01) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w
 	 FROM generate_series(1, 1000000) i LIMIT 1) t;
+-- an aggregate whose first state is under 1 MB (250000: 650 kB) gets its ring
+-- when a growth makes it larger: the same bytes as the window aggregate
+SELECT a = w AS same_as_window, (quotientfilter_info(a)).size_bytes > 1048576 AS past_1mb,
+	(SELECT count(*) FROM generate_series(1, 1000000) i WHERE NOT a @> i) AS false_negatives
+FROM (SELECT quotientfilter_agg(i, 250000, 0.01 ORDER BY i) AS a FROM generate_series(1, 1000000) i) s,
+	(SELECT quotientfilter_agg(i, 250000, 0.01) OVER (ORDER BY i ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS w
+	 FROM generate_series(1, 1000000) i LIMIT 1) t;

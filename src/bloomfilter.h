@@ -730,7 +730,14 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 						   BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
 										   BfGet64(((BfHeader *) state)->seed)));
 	else
-		state = ops->agg_add(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+	{
+		struct varlena *r = ops->agg_add(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1));
+
+		/* a state that grew (a new allocation) may now be large enough for a ring */
+		if (unlikely(r != state) && ops->ahead_add != NULL)
+			r = BfAheadAttach(fcinfo, r, ops);
+		state = r;
+	}
 	PG_RETURN_POINTER(state);
 }
 
