@@ -262,9 +262,10 @@ BfAheadPlace(struct varlena *r, Size plain, const BfAhead *ah, Size size)
 }
 
 /*
- * The first state v of an element aggregate, with a ring of pending rows
- * behind the filter when it has at least BF_AHEAD_MIN_BYTES and is the
- * state of a plain (not window) aggregate of ours; else v.
+ * State v of an element aggregate (its first, or a new allocation after a
+ * growth), with a ring of pending rows behind the filter when it has at
+ * least BF_AHEAD_MIN_BYTES and is the state of a plain (not window)
+ * aggregate of ours; else v.
  */
 struct varlena *
 BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v, const BfTypeOps *ops)
