@@ -572,11 +572,16 @@ BloomIntersectOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* ahead_words op: a pending row is its k bit positions (a fixed filter) */
+/*
+ * ahead_words op: a pending row is its k bit positions; 0 (no ring) for a
+ * self-sized filter, which a user's aggregate with an initial value could
+ * hand to bloom_agg_trans
+ */
 static uint32
 BloomAheadWords(const struct varlena *v)
 {
-	Assert(!BloomIsSelfSized(v));
+	if (BloomIsSelfSized(v))
+		return 0;
 	return BloomK((const Bloom *) v);
 }
 

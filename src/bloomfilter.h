@@ -543,7 +543,7 @@ typedef struct BfTypeOps
 	/*
 	 * Deferred adds in a large aggregate state (optional; see BfAhead): a
 	 * row waits as ahead_words(v) 64-bit words (bloom: its k bit positions;
-	 * cuckoo: its hash); ahead_prepare fills them for hash h and asks for
+	 * cuckoo: its hash; 0: no ring for this filter); ahead_prepare fills them for hash h and asks for
 	 * the cache lines the add will touch; ahead_add adds the row as agg_add
 	 * does (a filter that grows comes back as a new allocation, v left as
 	 * it was); agg_final and agg_combine are the element aggregate's final
