@@ -155,3 +155,14 @@ SELECT a = b AS same, b = bloom_add(bloom_empty(1000000, 0.01), (SELECT array_ag
 	bloom_out(b)::text LIKE 'bloom v2 %' AS prints
 FROM (SELECT bloom_agg(i, 1000000, 0.01) AS a, my_bloom_agg(i, 1000000, 0.01) AS b FROM generate_series(1, 5000) i) s;
 DROP AGGREGATE my_bloom_agg(anynonarray, bigint, float8);
+-- a user's aggregate with bloom_agg's functions and a self-sized initial
+-- value hands bloom_agg_trans a self-sized filter, which grows past 1 MB
+-- here: such a filter keeps no pending rows (they are a fixed filter's
+-- positions), and the result has every row, as bloom_add gives it
+CREATE AGGREGATE my_selfsized_agg(anynonarray, bigint, float8) (SFUNC = bloom_agg_trans, STYPE = bloom,
+	FINALFUNC = bloom_agg_final, FINALFUNC_EXTRA, COMBINEFUNC = bloom_union_trans,
+	INITCOND = 'bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.01 members=0 bytes=0 data=');
+SELECT pg_column_size(a) > 1048576 AS past_1mb, a = bloom_add(bloom_empty(), (SELECT array_agg(i) FROM generate_series(1, 600000) i)) AS same_as_adds,
+	(bloom_info(a)).inserts AS inserts, bloom_contains(a, 1) AND bloom_contains(a, 600000) AS has_ends
+FROM (SELECT my_selfsized_agg(i, 1000000, 0.01) AS a FROM generate_series(1, 600000) i) s;
+DROP AGGREGATE my_selfsized_agg(anynonarray, bigint, float8);
