@@ -402,6 +402,42 @@ SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2)::text AS state_tex
 SELECT s @> 1 AS state_has_1, s @> 3 AS state_has_3, s::text::bloom = s AS state_roundtrip,
 	bloom_agg_auto_final(s) = (SELECT bloom_agg(x) FROM generate_series(1, 2) x) AS final_of_state
 FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
+-- in an aggregate the state is kept as an expanded object whose hash list
+-- doubles in place (doc/design.md "Aggregates"): a user's aggregate without
+-- a final function returns that state, and it is the same value as the
+-- state built call by call, stored, printed and sealed alike; shared with
+-- bloom_agg(x) (same transition and arguments), both results stand
+CREATE AGGREGATE my_auto_state(anynonarray) (SFUNC = bloom_agg_auto_trans, STYPE = bloom);
+CREATE FUNCTION auto_state_by_calls(n int) RETURNS bloom LANGUAGE plpgsql AS $$
+DECLARE s bloom;
+BEGIN
+	FOR i IN 1 .. n LOOP s := bloom_agg_auto_trans(s, i); END LOOP;
+	RETURN s;
+END $$;
+CREATE TABLE agg_states AS SELECT my_auto_state(x) AS s, bloom_agg(x) AS f FROM generate_series(1, 20000) x;
+SELECT s = auto_state_by_calls(20000) AS same_as_calls, s::text::bloom = s AS text_roundtrip,
+	bloom_agg_auto_final(s) = f AS sealed_same, f = (SELECT bloom_agg(x) FROM generate_series(1, 20000) x) AS agg_same,
+	(bloom_info(s)).inserts AS state_inserts, pg_column_size(s) > 20000 * 8 AS holds_hashes,
+	(SELECT count(*) FROM generate_series(1, 20000) x WHERE NOT s @> x OR NOT f @> x) AS false_negatives
+FROM agg_states;
+-- grouped by a hash aggregate that spills (states in its hash table's
+-- context, reset between batches) and by sorting: the same filters
+CREATE TABLE agg_groups AS SELECT x % 500 AS g, x FROM generate_series(1, 100000) x;
+SET work_mem = '64kB';
+SET enable_sort = off;
+CREATE TABLE by_hash AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups GROUP BY g;
+RESET enable_sort;
+SET enable_hashagg = off;
+CREATE TABLE by_sort AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups GROUP BY g;
+RESET enable_hashagg;
+RESET work_mem;
+SELECT count(*) AS groups, count(*) FILTER (WHERE h.f = o.f) AS same_filters,
+	count(*) FILTER (WHERE bloom_agg_auto_final(h.s) = o.f AND bloom_agg_auto_final(o.s) = o.f) AS states_seal_same,
+	(SELECT count(*) FROM agg_groups a JOIN by_hash b USING (g) WHERE NOT b.f @> a.x) AS false_negatives
+FROM by_hash h JOIN by_sort o USING (g);
+DROP TABLE agg_states, agg_groups, by_hash, by_sort;
+DROP FUNCTION auto_state_by_calls(int);
+DROP AGGREGATE my_auto_state(anynonarray);
 CREATE TABLE copied (f bloom);
 INSERT INTO copied SELECT f FROM parts UNION ALL SELECT f FROM grown
 	UNION ALL SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) UNION ALL SELECT bloom_empty();

@@ -5,7 +5,7 @@
  *		aggregate, copied outside one), the capacity and fpr of an aggregate
  *		(from its arguments, also in parallel and generic plans), and the
  *		first state, final function and filter-combining transition function
- *		over a type's BfTypeOps.
+ *		over a type's BfTypeOps, and states kept as expanded objects.
  */
 #include "bloomfilter.h"
 
@@ -163,6 +163,73 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 	else if (fpr_arg >= 1 && BfAggConstArg(fcinfo, fpr_arg - 1, &v))
 		*fpr = DatumGetFloat8(v);
 	BfCheckCapacityFpr(*capacity, *fpr);
+}
+
+/* ---------------------------------------------------------------------
+ * Expanded aggregate states (bloomfilter.h, BfExpandedState)
+ * ---------------------------------------------------------------------
+ */
+
+/* get_flat_size method: the bytes of the plain state */
+static Size
+BfExpandedFlatSize(ExpandedObjectHeader *eohptr)
+{
+	return VARSIZE(((BfExpandedState *) eohptr)->flat);
+}
+
+/* flatten_into method: a copy of the plain state */
+static void
+BfExpandedFlattenInto(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	const struct varlena *flat = ((BfExpandedState *) eohptr)->flat;
+
+	Assert(allocated_size == VARSIZE(flat));
+	memcpy(result, flat, allocated_size);
+}
+
+static const ExpandedObjectMethods BfExpandedMethods = {
+	BfExpandedFlatSize,
+	BfExpandedFlattenInto
+};
+
+/*
+ * A new expanded state holding a copy of plain state v, in a memory context
+ * of its own under the aggregate context; NULL when the call does not come
+ * from a plain aggregate (window aggregates keep plain states)
+ */
+BfExpandedState *
+BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
+{
+	MemoryContext aggcontext;
+	MemoryContext cxt;
+	BfExpandedState *es;
+
+	if (AggCheckCallContext(fcinfo, &aggcontext) != AGG_CONTEXT_AGGREGATE)
+		return NULL;
+	cxt = AllocSetContextCreate(aggcontext, "bloomfilter aggregate state", ALLOCSET_DEFAULT_SIZES);
+	es = MemoryContextAlloc(cxt, sizeof(BfExpandedState));
+	EOH_init_header(&es->hdr, &BfExpandedMethods, cxt);
+	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));
+	memcpy(es->flat, v, VARSIZE(v));
+	return es;
+}
+
+/*
+ * The expanded state that datum d points to, if it is one of ours (and, with
+ * rw, a read-write pointer: the caller may change it); else NULL
+ */
+BfExpandedState *
+BfExpandedStateOf(Datum d, bool rw)
+{
+	Pointer		p = DatumGetPointer(d);
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED(p) || (rw && !VARATT_IS_EXTERNAL_EXPANDED_RW(p)))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods != &BfExpandedMethods)
+		return NULL;
+	return (BfExpandedState *) eoh;
 }
 
 /* ---------------------------------------------------------------------

@@ -1089,11 +1089,14 @@ bloom_intersect_trans(PG_FUNCTION_ARGS)
  *		Transition of the self-sized bloom_agg(x) and bloom_agg(x, fpr):
  *		the element's hash goes into the state's hash list (bloomselfsized.c),
  *		the state being created on the first row.  NULL elements are skipped.
+ *		In a plain aggregate the state is an expanded object (bfagg.c), so
+ *		that the list doubles in place rather than being copied twice.
  */
 Datum
 bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
 	struct varlena *state;
+	BfExpandedState *es;
 
 	if (PG_ARGISNULL(0))
 	{
@@ -1102,9 +1105,31 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 
 		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
 		state = BloomSsNew(fpr, 0);
+		es = BfExpandedStateWrap(fcinfo, state);
+		if (es != NULL)
+		{
+			pfree(state);
+			if (!PG_ARGISNULL(1))
+				es->flat = BloomSsAggAddOwned(es->flat,
+											  BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+															  BfGet64(((BfHeader *) es->flat)->seed)),
+											  es->hdr.eoh_context);
+			PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+		}
 	}
-	else if (likely(BfInAggregate(fcinfo) &&
-					!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0)))))
+	else if (likely((es = BfExpandedStateOf(PG_GETARG_DATUM(0), true)) != NULL &&
+					BfInAggregate(fcinfo)))
+	{
+		/* the per-row path: our expanded state (always self-sized) */
+		if (!PG_ARGISNULL(1))
+			es->flat = BloomSsAggAddOwned(es->flat,
+										  BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
+														  BfGet64(((BfHeader *) es->flat)->seed)),
+										  es->hdr.eoh_context);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	else if (BfInAggregate(fcinfo) &&
+			 !VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0))))
 		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));	/* ours */
 	else
 	{
@@ -1131,6 +1156,7 @@ bloom_agg_auto_final(PG_FUNCTION_ARGS)
 {
 	struct varlena *state;
 	struct varlena *sealed;
+	BfExpandedState *es;
 
 	if (PG_ARGISNULL(0))
 	{
@@ -1140,7 +1166,10 @@ bloom_agg_auto_final(PG_FUNCTION_ARGS)
 		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
 		PG_RETURN_POINTER(BloomSsNew(fpr, 0));
 	}
-	state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	if ((es = BfExpandedStateOf(PG_GETARG_DATUM(0), false)) != NULL)
+		state = es->flat;		/* the aggregate's own state: read, not flattened */
+	else
+		state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	BloomCheck(state, VARSIZE(state));
 	if (!BloomIsSelfSized(state))
 		PG_RETURN_POINTER(state);

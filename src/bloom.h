@@ -152,7 +152,7 @@ extern void BloomSsCheck(const void *v, Size size);
 extern void BloomSsValidate(const void *v);
 extern struct varlena *BloomSsAdd(struct varlena *v, uint64 h);
 extern struct varlena *BloomSsAddMany(struct varlena *v, const uint64 *hs, int64 nh);
-extern struct varlena *BloomSsAggAddSlow(struct varlena *v, uint64 h);
+extern struct varlena *BloomSsAggAddSlow(struct varlena *v, uint64 h, bool owned);
 extern struct varlena *BloomSsSeal(const struct varlena *v);
 extern struct varlena *BloomSsUnion(const struct varlena *a, const struct varlena *b);
 extern bool BloomSsTestRef(BfFilterRef *ref, uint64 h);
@@ -163,16 +163,15 @@ extern double BloomSsTarget(const void *v);
 extern int	BloomSsMembers(const void *v);
 
 /*
- * Aggregate transition of a self-sized filter: append hash h to the open
- * hash list when it has room (the per-row path), else the slow path.
+ * Append hash h to the open hash list of self-sized filter v when it has
+ * room (the per-row path of the aggregate); false when it has none
  */
-static inline struct varlena *
-BloomSsAggAdd(struct varlena *v, uint64 h)
+static inline bool
+BloomSsAggAppend(struct varlena *v, uint64 h)
 {
 	BloomSs    *ss = (BloomSs *) v;
-	uint32		n = BfGet32(ss->nmembers);
 
-	if (likely(n == 1))
+	if (likely(BfGet32(ss->nmembers) == 1))
 	{
 		BloomMember *mb = (BloomMember *) ss->members;
 		uint64		count = BfGet64(mb->count);
@@ -184,10 +183,40 @@ BloomSsAggAdd(struct varlena *v, uint64 h)
 			memcpy(mb->payload + count * 8, &le, 8);
 			mb->count = BfPut64(count + 1);
 			ss->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(ss->hdr.ninserts), 1));
-			return v;
+			return true;
 		}
 	}
-	return BloomSsAggAddSlow(v, h);
+	return false;
+}
+
+/*
+ * Aggregate transition of a self-sized filter: append hash h, making room
+ * on the slow path (a new datum; v is left for the executor to free)
+ */
+static inline struct varlena *
+BloomSsAggAdd(struct varlena *v, uint64 h)
+{
+	if (BloomSsAggAppend(v, h))
+		return v;
+	return BloomSsAggAddSlow(v, h, false);
+}
+
+/*
+ * The same for a state v that the caller owns, in memory context cxt (an
+ * expanded state's): room is made by resizing v there, and a datum that
+ * replaces it frees it
+ */
+static inline struct varlena *
+BloomSsAggAddOwned(struct varlena *v, uint64 h, MemoryContext cxt)
+{
+	MemoryContext old;
+
+	if (BloomSsAggAppend(v, h))
+		return v;
+	old = MemoryContextSwitchTo(cxt);
+	v = BloomSsAggAddSlow(v, h, true);
+	MemoryContextSwitchTo(old);
+	return v;
 }
 
 #endif							/* BLOOM_H */

@@ -21,6 +21,7 @@
 #include "lib/stringinfo.h"
 #include "nodes/nodes.h"
 #include "port/pg_bswap.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 /*
@@ -472,6 +473,23 @@ BfInAggregate(FunctionCallInfo fcinfo)
 		(IsA(fcinfo->context, AggState) || IsA(fcinfo->context, WindowAggState));
 }
 
+/*
+ * An aggregate state held as an expanded object (utils/expandeddatum.h) in
+ * its own memory context under the aggregate context: the executor keeps a
+ * read-write expanded state where it is, so a state that grows is resized
+ * in place (repalloc) instead of being copied by the function and again by
+ * the executor.  flat is the state as a plain varlena, in hdr.eoh_context;
+ * flattening copies it.  Only in a plain aggregate (not a window
+ * aggregate); a read-only pointer reaches final and combine functions.
+ */
+typedef struct BfExpandedState
+{
+	ExpandedObjectHeader hdr;
+	struct varlena *flat;
+} BfExpandedState;
+
+extern BfExpandedState *BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v);
+extern BfExpandedState *BfExpandedStateOf(Datum d, bool rw);
 extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
 extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
 extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,

@@ -579,10 +579,13 @@ BloomSsSeal(const struct varlena *v)
  * The slow path of an aggregate's transition (BloomSsAggAdd): open a hash
  * list, or make room in a full one: drop duplicates when at least half are
  * duplicates, else double it, and past BLOOM_SS_LIST_MAX seal it and open a
- * new one.  Then append hash h.  Returns the (possibly new) datum.
+ * new one.  Then append hash h.  Returns the (possibly new) datum, in the
+ * current memory context.  With owned, v is the caller's (in the current
+ * memory context) and is replaced: doubled in place (repalloc), or freed
+ * when a new datum is built; without, v is left as it was.
  */
 struct varlena *
-BloomSsAggAddSlow(struct varlena *v, uint64 h)
+BloomSsAggAddSlow(struct varlena *v, uint64 h, bool owned)
 {
 	BloomSs    *ss = (BloomSs *) v;
 	int			n;
@@ -623,21 +626,30 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 
 		if (cap < BLOOM_SS_LIST_MAX)
 		{
-			/* double the list: one copy of the datum, the new slots zeroed */
+			/*
+			 * double the list: one copy of the datum (or a resize of the
+			 * caller's), the new slots zeroed
+			 */
 			Size		oldsize = VARSIZE(ss);
+			Size		lastoff = (const char *) last - (const char *) ss;
 			uint64		more = Max(cap, BLOOM_SS_LIST_MIN);
 			BloomSs    *grown;
 			BloomMember *gl;
 
 			BfCheckSize("bloom", (double) oldsize + (double) more * 8.0);
-			grown = palloc_extended(oldsize + more * 8, MCXT_ALLOC_HUGE);
-			memcpy(grown, ss, oldsize);
+			pfree(pieces);
+			if (owned)
+				grown = repalloc_huge(ss, oldsize + more * 8);
+			else
+			{
+				grown = palloc_extended(oldsize + more * 8, MCXT_ALLOC_HUGE);
+				memcpy(grown, ss, oldsize);
+			}
 			memset((char *) grown + oldsize, 0, more * 8);
 			SET_VARSIZE(grown, oldsize + more * 8);
-			gl = (BloomMember *) ((char *) grown + ((const char *) last - (const char *) ss));
+			gl = (BloomMember *) ((char *) grown + lastoff);
 			gl->capacity = BfPut64(cap + more);
-			pfree(pieces);
-			return BloomSsAggAdd((struct varlena *) grown, h);
+			return BloomSsAggAddSlow((struct varlena *) grown, h, owned);	/* room now */
 		}
 		else
 		{
@@ -666,7 +678,9 @@ BloomSsAggAddSlow(struct varlena *v, uint64 h)
 	if (sealed)
 		pfree(sealed);
 	pfree(pieces);
-	return BloomSsAggAdd((struct varlena *) ss, h);
+	if (owned)
+		pfree(v);
+	return BloomSsAggAddSlow((struct varlena *) ss, h, owned);	/* room now */
 }
 
 static bool BloomSsMemberTest(const BloomMember *mb, uint64 h);
