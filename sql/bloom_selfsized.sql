@@ -402,11 +402,12 @@ SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2)::text AS state_tex
 SELECT s @> 1 AS state_has_1, s @> 3 AS state_has_3, s::text::bloom = s AS state_roundtrip,
 	bloom_agg_auto_final(s) = (SELECT bloom_agg(x) FROM generate_series(1, 2) x) AS final_of_state
 FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
--- in an aggregate the state is kept as an expanded object whose hash list
--- doubles in place (doc/design.md "Aggregates"): a user's aggregate without
--- a final function returns that state, and it is the same value as the
--- state built call by call, stored, printed and sealed alike; shared with
--- bloom_agg(x) (same transition and arguments), both results stand
+-- in an aggregate a state of 64 kB or more is kept as an expanded object
+-- whose hash list doubles in place (doc/design.md "Aggregates"): a user's
+-- aggregate without a final function returns that state, and it is the
+-- same value as the state built call by call, stored, printed and sealed
+-- alike; shared with bloom_agg(x) (same transition and arguments), both
+-- results stand
 CREATE AGGREGATE my_auto_state(anynonarray) (SFUNC = bloom_agg_auto_trans, STYPE = bloom);
 CREATE FUNCTION auto_state_by_calls(n int) RETURNS bloom LANGUAGE plpgsql AS $$
 DECLARE s bloom;
@@ -421,8 +422,10 @@ SELECT s = auto_state_by_calls(20000) AS same_as_calls, s::text::bloom = s AS te
 	(SELECT count(*) FROM generate_series(1, 20000) x WHERE NOT s @> x OR NOT f @> x) AS false_negatives
 FROM agg_states;
 -- grouped by a hash aggregate that spills (states in its hash table's
--- context, reset between batches) and by sorting: the same filters
-CREATE TABLE agg_groups AS SELECT x % 500 AS g, x FROM generate_series(1, 100000) x;
+-- context, reset between batches) and by sorting: the same filters, for
+-- 6 groups of 10000 rows (expanded states) and 500 of 80 (plain ones)
+CREATE TABLE agg_groups AS SELECT CASE WHEN x <= 60000 THEN x % 6 ELSE 10 + x % 500 END AS g, x
+	FROM generate_series(1, 100000) x;
 SET work_mem = '64kB';
 SET enable_sort = off;
 CREATE TABLE by_hash AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups GROUP BY g;

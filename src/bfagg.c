@@ -206,7 +206,7 @@ BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
 
 	if (AggCheckCallContext(fcinfo, &aggcontext) != AGG_CONTEXT_AGGREGATE)
 		return NULL;
-	cxt = AllocSetContextCreate(aggcontext, "bloomfilter aggregate state", ALLOCSET_DEFAULT_SIZES);
+	cxt = AllocSetContextCreate(aggcontext, "bloomfilter aggregate state", ALLOCSET_SMALL_SIZES);
 	es = MemoryContextAlloc(cxt, sizeof(BfExpandedState));
 	EOH_init_header(&es->hdr, &BfExpandedMethods, cxt);
 	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));

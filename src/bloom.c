@@ -1089,14 +1089,16 @@ bloom_intersect_trans(PG_FUNCTION_ARGS)
  *		Transition of the self-sized bloom_agg(x) and bloom_agg(x, fpr):
  *		the element's hash goes into the state's hash list (bloomselfsized.c),
  *		the state being created on the first row.  NULL elements are skipped.
- *		In a plain aggregate the state is an expanded object (bfagg.c), so
- *		that the list doubles in place rather than being copied twice.
+ *		In a plain aggregate, a state that has grown to BF_EXPANDED_MIN_BYTES
+ *		becomes an expanded object (bfagg.c), so that its list doubles in
+ *		place rather than being copied twice.
  */
 Datum
 bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 {
 	struct varlena *state;
 	BfExpandedState *es;
+	uint64		h;
 
 	if (PG_ARGISNULL(0))
 	{
@@ -1105,22 +1107,11 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 
 		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
 		state = BloomSsNew(fpr, 0);
-		es = BfExpandedStateWrap(fcinfo, state);
-		if (es != NULL)
-		{
-			pfree(state);
-			if (!PG_ARGISNULL(1))
-				es->flat = BloomSsAggAddOwned(es->flat,
-											  BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
-															  BfGet64(((BfHeader *) es->flat)->seed)),
-											  es->hdr.eoh_context);
-			PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
-		}
 	}
 	else if (likely((es = BfExpandedStateOf(PG_GETARG_DATUM(0), true)) != NULL &&
 					BfInAggregate(fcinfo)))
 	{
-		/* the per-row path: our expanded state (always self-sized) */
+		/* the per-row path of a large state: ours, always self-sized */
 		if (!PG_ARGISNULL(1))
 			es->flat = BloomSsAggAddOwned(es->flat,
 										  BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
@@ -1128,8 +1119,8 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 										  es->hdr.eoh_context);
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	else if (BfInAggregate(fcinfo) &&
-			 !VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0))))
+	else if (likely(BfInAggregate(fcinfo) &&
+					!VARATT_IS_EXTENDED(DatumGetPointer(PG_GETARG_DATUM(0)))))
 		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));	/* ours */
 	else
 	{
@@ -1140,9 +1131,17 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 		PG_RETURN_POINTER(state);
 	if (unlikely(!BloomIsSelfSized(state)))
 		PG_RETURN_POINTER(BloomAddOp(state, BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1)));
-	PG_RETURN_POINTER(BloomSsAggAdd(state,
-									BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1),
-													BfGet64(((BfHeader *) state)->seed))));
+	h = BfHashDatumFast(BfGetHasher(fcinfo, 1), PG_GETARG_DATUM(1), BfGet64(((BfHeader *) state)->seed));
+	if (BloomSsAggAppend(state, h))
+		PG_RETURN_POINTER(state);
+	/* no room: a large state of a plain aggregate becomes an expanded one */
+	if (VARSIZE(state) >= BF_EXPANDED_MIN_BYTES && BfInAggregate(fcinfo) &&
+		(es = BfExpandedStateWrap(fcinfo, state)) != NULL)
+	{
+		es->flat = BloomSsAggAddOwned(es->flat, h, es->hdr.eoh_context);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
+	}
+	PG_RETURN_POINTER(BloomSsAggAddSlow(state, h, false));
 }
 
 /*

@@ -482,6 +482,9 @@ BfInAggregate(FunctionCallInfo fcinfo)
  * flattening copies it.  Only in a plain aggregate (not a window
  * aggregate); a read-only pointer reaches final and combine functions.
  */
+/* Smallest state worth its own memory context (about 1 kB of overhead) */
+#define BF_EXPANDED_MIN_BYTES	(64 * 1024)
+
 typedef struct BfExpandedState
 {
 	ExpandedObjectHeader hdr;
