@@ -29,6 +29,18 @@ SELECT (SELECT count(*) FROM events e WHERE NOT p.b @> e.id) AS false_negatives,
 	(bloom_info(p.b)).members
 FROM (SELECT bloom_agg(id) AS b FROM events) p;
 
+-- the leader's own partial states: with no worker launched (the plan is
+-- still Partial/Finalize), the leader aggregates every row and its combine
+-- function gets the partial state in the same process, a state of 64 kB or
+-- more as an expanded object (doc/design.md "Aggregates"), flattened there
+SET parallel_leader_participation = on;
+SET max_parallel_workers = 0;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(id) FROM events;
+SELECT (SELECT b FROM serial) = p.b AS same_leader_only, (SELECT a FROM serial) = p.a AS same_3arg_leader_only
+FROM (SELECT bloom_agg(item, 200000, 0.01) AS a, bloom_agg(id) AS b FROM events) p;
+RESET max_parallel_workers;
+SET parallel_leader_participation = off;
+
 -- union and intersection aggregates in parallel
 CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM serial_days s, generate_series(1, 20);
 ANALYZE day_filters;
