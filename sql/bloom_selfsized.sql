@@ -405,9 +405,9 @@ FROM (SELECT bloom_agg_auto_trans(bloom_agg_auto_trans(NULL, 1), 2) AS s) q;
 -- in an aggregate a state of 64 kB or more is kept as an expanded object
 -- whose hash list doubles in place (doc/design.md "Aggregates"): a user's
 -- aggregate without a final function returns that state, and it is the
--- same value as the state built call by call, stored, printed and sealed
--- alike; shared with bloom_agg(x) (same transition and arguments), both
--- results stand
+-- same value as the state built call by call (bloom_send: every byte),
+-- stored, printed and sealed alike; shared with bloom_agg(x) (same
+-- transition and arguments), both results stand
 CREATE AGGREGATE my_auto_state(anynonarray) (SFUNC = bloom_agg_auto_trans, STYPE = bloom);
 CREATE FUNCTION auto_state_by_calls(n int) RETURNS bloom LANGUAGE plpgsql AS $$
 DECLARE s bloom;
@@ -415,31 +415,79 @@ BEGIN
 	FOR i IN 1 .. n LOOP s := bloom_agg_auto_trans(s, i); END LOOP;
 	RETURN s;
 END $$;
+-- whether expanded states exist when the final function runs: 8192 hashes
+-- fill a plain list of 64 kB, the 8193rd expands it; a window aggregate
+-- keeps its state plain
+CREATE FUNCTION count_state_contexts(bloom) RETURNS bigint LANGUAGE sql AS
+	$$ SELECT count(*) FROM pg_backend_memory_contexts WHERE name = 'bloomfilter aggregate state' $$;
+CREATE AGGREGATE expanded_probe(anynonarray) (SFUNC = bloom_agg_auto_trans, STYPE = bloom, FINALFUNC = count_state_contexts);
+SELECT expanded_probe(x) AS at_8192 FROM generate_series(1, 8192) x;
+SELECT expanded_probe(x) AS at_8193 FROM generate_series(1, 8193) x;
+SELECT expanded_probe(x) OVER () AS in_window FROM generate_series(1, 20000) x LIMIT 1;
 CREATE TABLE agg_states AS SELECT my_auto_state(x) AS s, bloom_agg(x) AS f FROM generate_series(1, 20000) x;
-SELECT s = auto_state_by_calls(20000) AS same_as_calls, s::text::bloom = s AS text_roundtrip,
+SELECT bloom_send(s) = bloom_send(auto_state_by_calls(20000)) AS same_as_calls, s::text::bloom = s AS text_roundtrip,
 	bloom_agg_auto_final(s) = f AS sealed_same, f = (SELECT bloom_agg(x) FROM generate_series(1, 20000) x) AS agg_same,
 	(bloom_info(s)).inserts AS state_inserts, pg_column_size(s) > 20000 * 8 AS holds_hashes,
 	(SELECT count(*) FROM generate_series(1, 20000) x WHERE NOT s @> x OR NOT f @> x) AS false_negatives
 FROM agg_states;
+-- the state used where it comes out of the aggregate (on PostgreSQL 16 and
+-- later a read-only pointer to the expanded state, read in place)
+SELECT s @> 1 AND s @> 9000 AS has_ends, s @> (-1) AS has_absent, (bloom_info(s)).inserts AS inserts,
+	bloom_agg_auto_final(s) = (SELECT bloom_agg(x) FROM generate_series(1, 9000) x) AS sealed_same,
+	bloom_send(s) = bloom_send(auto_state_by_calls(9000)) AS same_as_calls
+FROM (SELECT my_auto_state(x) AS s FROM generate_series(1, 9000) x) q;
+-- DISTINCT and ORDER BY aggregates (a sort per group, or presorted input),
+-- FILTER, and grouping sets: the filters of the plain aggregate
+SELECT bloom_agg(DISTINCT x % 20000) = (SELECT bloom_agg(x) FROM generate_series(0, 19999) x) AS distinct_same,
+	bloom_agg(x % 20000 ORDER BY -x) = (SELECT bloom_agg(x) FROM generate_series(0, 19999) x) AS ordered_same,
+	bloom_agg(x) FILTER (WHERE x % 2 = 0) = (SELECT bloom_agg(x) FROM generate_series(2, 40000, 2) x) AS filter_same
+FROM generate_series(1, 40000) x;
+SELECT count(*) AS sets, count(*) FILTER (WHERE f = CASE WHEN a IS NOT NULL THEN (SELECT bloom_agg(x) FROM generate_series(1, 60000) x WHERE x % 2 = a)
+	WHEN b IS NOT NULL THEN (SELECT bloom_agg(x) FROM generate_series(1, 60000) x WHERE x % 3 = b)
+	ELSE (SELECT bloom_agg(x) FROM generate_series(1, 60000) x) END) AS same_filters
+FROM (SELECT x % 2 AS a, x % 3 AS b, bloom_agg(x) AS f FROM generate_series(1, 60000) x GROUP BY GROUPING SETS ((x % 2), (x % 3), ())) g;
 -- grouped by a hash aggregate that spills (states in its hash table's
 -- context, reset between batches) and by sorting: the same filters, for
--- 6 groups of 10000 rows (expanded states) and 500 of 80 (plain ones)
+-- 6 groups of 10000 rows (expanded states) and 500 of 80 (plain ones),
+-- the large groups first, then last (after the hash table has filled)
 CREATE TABLE agg_groups AS SELECT CASE WHEN x <= 60000 THEN x % 6 ELSE 10 + x % 500 END AS g, x
+	FROM generate_series(1, 100000) x;
+CREATE TABLE agg_groups_late AS SELECT CASE WHEN x <= 40000 THEN 10 + x % 500 ELSE x % 6 END AS g, x
 	FROM generate_series(1, 100000) x;
 SET work_mem = '64kB';
 SET enable_sort = off;
 CREATE TABLE by_hash AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups GROUP BY g;
+CREATE TABLE by_hash_late AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups_late GROUP BY g;
+CREATE FUNCTION hash_batches(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+	FOR r IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+		IF r."QUERY PLAN" ~ 'Batches: [0-9]+' THEN
+			RETURN substring(r."QUERY PLAN" FROM 'Batches: ([0-9]+)')::int;
+		END IF;
+	END LOOP;
+	RETURN 0;
+END $$;
+SELECT hash_batches('SELECT g, bloom_agg(x), my_auto_state(x) FROM agg_groups GROUP BY g') > 1 AS spills,
+	hash_batches('SELECT g, bloom_agg(x), my_auto_state(x) FROM agg_groups_late GROUP BY g') > 1 AS spills_late;
+DROP FUNCTION hash_batches(text);
 RESET enable_sort;
 SET enable_hashagg = off;
 CREATE TABLE by_sort AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups GROUP BY g;
+CREATE TABLE by_sort_late AS SELECT g, bloom_agg(x) AS f, my_auto_state(x) AS s FROM agg_groups_late GROUP BY g;
 RESET enable_hashagg;
 RESET work_mem;
 SELECT count(*) AS groups, count(*) FILTER (WHERE h.f = o.f) AS same_filters,
 	count(*) FILTER (WHERE bloom_agg_auto_final(h.s) = o.f AND bloom_agg_auto_final(o.s) = o.f) AS states_seal_same,
 	(SELECT count(*) FROM agg_groups a JOIN by_hash b USING (g) WHERE NOT b.f @> a.x) AS false_negatives
 FROM by_hash h JOIN by_sort o USING (g);
-DROP TABLE agg_states, agg_groups, by_hash, by_sort;
+SELECT count(*) AS groups, count(*) FILTER (WHERE h.f = o.f) AS same_filters,
+	count(*) FILTER (WHERE bloom_agg_auto_final(h.s) = o.f AND bloom_agg_auto_final(o.s) = o.f) AS states_seal_same
+FROM by_hash_late h JOIN by_sort_late o USING (g);
+DROP TABLE agg_states, agg_groups, agg_groups_late, by_hash, by_sort, by_hash_late, by_sort_late;
 DROP FUNCTION auto_state_by_calls(int);
+DROP AGGREGATE expanded_probe(anynonarray);
+DROP FUNCTION count_state_contexts(bloom);
 DROP AGGREGATE my_auto_state(anynonarray);
 CREATE TABLE copied (f bloom);
 INSERT INTO copied SELECT f FROM parts UNION ALL SELECT f FROM grown

@@ -232,6 +232,23 @@ BfExpandedStateOf(Datum d, bool rw)
 	return (BfExpandedState *) eoh;
 }
 
+/*
+ * A filter datum in plain form, to be read only: an expanded aggregate
+ * state of ours is read where it is (on PostgreSQL 16 and later a result
+ * of a user's aggregate without a final function, or the leader's own
+ * partial state, leaves the Agg node as a read-only pointer to it), any
+ * other datum is detoasted
+ */
+struct varlena *
+BfDetoastForRead(Datum d)
+{
+	BfExpandedState *es = BfExpandedStateOf(d, false);
+
+	if (es != NULL)
+		return es->flat;
+	return PG_DETOAST_DATUM(d);
+}
+
 /* ---------------------------------------------------------------------
  * Aggregate entry points over a type's BfTypeOps (bloomfilter.h)
  * ---------------------------------------------------------------------
@@ -449,7 +466,7 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	if (!PG_ARGISNULL(0))
 	{
 		if (ops->ahead_add != NULL && BfInAggregate(fcinfo))
-			PG_RETURN_POINTER(BfAheadPlainCopy((struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0)), ops));
+			PG_RETURN_POINTER(BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(0)), ops));
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
 	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
@@ -481,17 +498,17 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		state = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(0));
-		if (ahead)
-			state = BfAheadPlainCopy(state, ops);
-		PG_RETURN_POINTER(state);
+		if (!ahead)
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		PG_RETURN_POINTER(BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(0)), ops));
 	}
 	if (PG_ARGISNULL(0))
 	{
-		b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+		b = BfDetoastForRead(PG_GETARG_DATUM(1));
 		if (ahead && BfAheadOf(b) != NULL)
 			state = BfAheadPlainCopy(b, ops);	/* a copy with the rows added */
-		else if ((Pointer) b != DatumGetPointer(PG_GETARG_DATUM(1)))
+		else if ((Pointer) b != DatumGetPointer(PG_GETARG_DATUM(1)) &&
+				 BfExpandedStateOf(PG_GETARG_DATUM(1), false) == NULL)
 			state = b;			/* detoasting made a private copy */
 		else
 			state = BfCopyDatum(b);
@@ -503,7 +520,7 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 		state = BfAheadPlainCopy(state, ops);
 	if (!BfInAggregate(fcinfo))
 		ops->check(state, VARSIZE(state));
-	b = PG_DETOAST_DATUM(PG_GETARG_DATUM(1));
+	b = BfDetoastForRead(PG_GETARG_DATUM(1));
 	if (ahead && BfAheadOf(b) != NULL)
 	{
 		bah = BfAheadChecked(b, ops);

@@ -313,8 +313,8 @@ BfOpenFilter(FunctionCallInfo fcinfo, int argno, Size headsize, BfFilterRef *ref
 		ref->total = VARSIZE(ref->full);
 		return;
 	}
-	/* short header or in-memory expanded: an ordinary detoast */
-	ref->full = pg_detoast_datum(v);
+	/* short header or in-memory expanded: an ordinary detoast (ours: read in place) */
+	ref->full = BfDetoastForRead(d);
 	ref->total = VARSIZE(ref->full);
 }
 

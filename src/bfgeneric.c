@@ -10,11 +10,11 @@
 
 #include "utils/array.h"
 
-/* The filter argument argno, detoasted and checked */
+/* The filter argument argno, detoasted (or read in place: BfDetoastForRead) and checked; read-only */
 struct varlena *
 BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops)
 {
-	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	struct varlena *v = BfDetoastForRead(PG_GETARG_DATUM(argno));
 
 	ops->check(v, VARSIZE(v));
 	return v;

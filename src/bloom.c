@@ -1135,7 +1135,7 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 	if (BloomSsAggAppend(state, h))
 		PG_RETURN_POINTER(state);
 	/* no room: a large state of a plain aggregate becomes an expanded one */
-	if (VARSIZE(state) >= BF_EXPANDED_MIN_BYTES && BfInAggregate(fcinfo) &&
+	if (VARSIZE(state) >= BF_EXPANDED_MIN_BYTES &&
 		(es = BfExpandedStateWrap(fcinfo, state)) != NULL)
 	{
 		es->flat = BloomSsAggAddOwned(es->flat, h, es->hdr.eoh_context);
@@ -1155,7 +1155,6 @@ bloom_agg_auto_final(PG_FUNCTION_ARGS)
 {
 	struct varlena *state;
 	struct varlena *sealed;
-	BfExpandedState *es;
 
 	if (PG_ARGISNULL(0))
 	{
@@ -1165,10 +1164,7 @@ bloom_agg_auto_final(PG_FUNCTION_ARGS)
 		BfAggParams(fcinfo, -1, PG_NARGS() > 2 ? 2 : -1, &capacity, &fpr);
 		PG_RETURN_POINTER(BloomSsNew(fpr, 0));
 	}
-	if ((es = BfExpandedStateOf(PG_GETARG_DATUM(0), false)) != NULL)
-		state = es->flat;		/* the aggregate's own state: read, not flattened */
-	else
-		state = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	state = BfDetoastForRead(PG_GETARG_DATUM(0));	/* our expanded state: in place */
 	BloomCheck(state, VARSIZE(state));
 	if (!BloomIsSelfSized(state))
 		PG_RETURN_POINTER(state);

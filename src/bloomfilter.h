@@ -480,7 +480,10 @@ BfInAggregate(FunctionCallInfo fcinfo)
  * in place (repalloc) instead of being copied by the function and again by
  * the executor.  flat is the state as a plain varlena, in hdr.eoh_context;
  * flattening copies it.  Only in a plain aggregate (not a window
- * aggregate); a read-only pointer reaches final and combine functions.
+ * aggregate).  A read-only pointer to it reaches the final function, and on
+ * PostgreSQL 16 and later can leave the Agg node (a user's aggregate without
+ * a final function, the parallel leader's own partial state): functions
+ * that read a filter argument use BfDetoastForRead, which reads it in place.
  */
 /* Smallest state worth its own memory context (about 1 kB of overhead) */
 #define BF_EXPANDED_MIN_BYTES	(64 * 1024)
@@ -493,6 +496,7 @@ typedef struct BfExpandedState
 
 extern BfExpandedState *BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v);
 extern BfExpandedState *BfExpandedStateOf(Datum d, bool rw);
+extern struct varlena *BfDetoastForRead(Datum d);
 extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
 extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
 extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
