@@ -1374,6 +1374,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 {
 	const PageBloomMetaPageData *meta = &state->meta;
 	PbPendingKey keys[2 * INDEX_MAX_KEYS];
+	Buffer		pinned[2 * INDEX_MAX_KEYS];
 	uint32		word = rangebit / 64;
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
 	bool		needwal = RelationNeedsWAL(index);
@@ -1410,6 +1411,26 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 		Assert(keys[i - 1].blkno <= keys[i].blkno);
 #endif
 
+	/*
+	 * Pin every page first (one pin per page, taken over by the loop below)
+	 * and ask for the slice words the keys test: k cache lines a key, in
+	 * pages seldom in the CPU caches, whose misses then overlap one another
+	 * and the locking instead of following one another through the tests
+	 */
+	for (i = 0; i < nhashes; i++)
+	{
+		const uint64 *words;
+		int			r;
+
+		if (i > 0 && keys[i].blkno == keys[i - 1].blkno)
+			pinned[i] = pinned[i - 1];
+		else
+			pinned[i] = PbReadIndexBuffer(index, keys[i].blkno);
+		words = PageBloomPageGetWords(BufferGetPage(pinned[i]));
+		for (r = 0; r < keys[i].nrows; r++)
+			__builtin_prefetch(&words[keys[i].rows[r] * meta->rowWords + word]);
+	}
+
 	i = 0;
 	while (i < nhashes)
 	{
@@ -1436,7 +1457,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 			first[nbufs] = i;
 			nchanged[nbufs] = 0;
 			deltalen[nbufs] = 0;
-			bufs[nbufs] = PbReadIndexBuffer(index, keys[i].blkno);
+			bufs[nbufs] = pinned[i];
 			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
 			page = BufferGetPage(bufs[nbufs]);
 			isnew[nbufs] = PageIsNew(page);
