@@ -1758,7 +1758,8 @@ CfAheadWords(const struct varlena *v)
 
 /*
  * ahead_prepare op: the hash, and the cache lines of its two buckets in the
- * first sub-filter, which takes the inserts while its victim slot is free
+ * sub-filter that takes the inserts, the first whose victim slot is free
+ * (CfChainInsert): the first one until it fills, in a chain the last ones
  */
 static void
 CfAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
@@ -1767,14 +1768,26 @@ CfAheadPrepare(const struct varlena *v, uint64 h, uint64 *row)
 	const CfSubHeader *sh = (const CfSubHeader *) cf->data;
 	int			f = cf->fpbits;
 	uint32		fp = CfFingerprint(h, f);
-	uint64		n = BfGet32(sh->nbuckets);
-	uint64		i1 = CfIndex(h, n);
-	uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
-	const uint8 *table = (const uint8 *) cf->data + CF_SUBHDRSZ;
+	Size		off = CF_HDRSZ;
+	uint32		nsub = BfGet32(cf->nsub),
+				k;
 
 	row[0] = h;
-	BfPrefetchWrite(table + (CfBucketBit(i1, f) >> 3));
-	BfPrefetchWrite(table + (CfBucketBit(i2, f) >> 3));
+	for (k = 0; k < nsub && sh->victim_used; k++)
+	{
+		off += CfSubBytes(BfGet32(sh->nbuckets), f);
+		sh = (const CfSubHeader *) ((const char *) cf + off);
+	}
+	if (k < nsub)
+	{
+		uint64		n = BfGet32(sh->nbuckets);
+		uint64		i1 = CfIndex(h, n);
+		uint64		i2 = CfAltIndex(i1, fp, n, sh->level);
+		const uint8 *table = (const uint8 *) sh + CF_SUBHDRSZ;
+
+		BfPrefetchWrite(table + (CfBucketBit(i1, f) >> 3));
+		BfPrefetchWrite(table + (CfBucketBit(i2, f) >> 3));
+	}
 }
 
 /* ahead_add op: add a row's hash as the aggregate does (a full filter chains a sub-filter) */
