@@ -1368,6 +1368,9 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
  * GenericXLogFinish.  A never-initialized page is
  * initialized and logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.
  */
+/* Pages of a row that PbSetKeys pins (and prefetches from) before locking */
+#define PB_INSERT_PIN_AHEAD		16
+
 void
 PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 		  uint32 rangebit, const uint64 *hashes, int nhashes, ItemPointer tid)
@@ -1375,6 +1378,7 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 	const PageBloomMetaPageData *meta = &state->meta;
 	PbPendingKey keys[2 * INDEX_MAX_KEYS];
 	Buffer		pinned[2 * INDEX_MAX_KEYS];
+	int			npinned = 0;
 	uint32		word = rangebit / 64;
 	uint64		mask = UINT64CONST(1) << (rangebit % 64);
 	bool		needwal = RelationNeedsWAL(index);
@@ -1412,10 +1416,11 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 #endif
 
 	/*
-	 * Pin every page first (one pin per page, taken over by the loop below)
-	 * and ask for the slice words the keys test: k cache lines a key, in
-	 * pages seldom in the CPU caches, whose misses then overlap one another
-	 * and the locking instead of following one another through the tests
+	 * Pin the first PB_INSERT_PIN_AHEAD pages first (one pin per page, taken
+	 * over by the loop below; a wider row's later pages are read there) and
+	 * ask for the slice words the keys test: k cache lines a key, in pages
+	 * seldom in the CPU caches, whose misses then overlap one another and
+	 * the locking instead of following one another through the tests
 	 */
 	for (i = 0; i < nhashes; i++)
 	{
@@ -1424,8 +1429,15 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 
 		if (i > 0 && keys[i].blkno == keys[i - 1].blkno)
 			pinned[i] = pinned[i - 1];
-		else
+		else if (npinned < PB_INSERT_PIN_AHEAD)
+		{
 			pinned[i] = PbReadIndexBuffer(index, keys[i].blkno);
+			npinned++;
+		}
+		else
+			pinned[i] = InvalidBuffer;
+		if (!BufferIsValid(pinned[i]))
+			continue;
 		words = PageBloomPageGetWords(BufferGetPage(pinned[i]));
 		for (r = 0; r < keys[i].nrows; r++)
 			__builtin_prefetch(&words[keys[i].rows[r] * meta->rowWords + word]);
@@ -1457,7 +1469,8 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 			first[nbufs] = i;
 			nchanged[nbufs] = 0;
 			deltalen[nbufs] = 0;
-			bufs[nbufs] = pinned[i];
+			bufs[nbufs] = BufferIsValid(pinned[i]) ? pinned[i] :
+				PbReadIndexBuffer(index, keys[i].blkno);
 			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
 			page = BufferGetPage(bufs[nbufs]);
 			isnew[nbufs] = PageIsNew(page);
