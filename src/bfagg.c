@@ -319,6 +319,13 @@ BfAheadOurAggregate(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 		(!OidIsValid(combinefn) || BfAheadIsFunction(combinefn, ops->agg_combine));
 }
 
+/* ahead_words op of the types whose pending row is the element's hash (cuckoo, quotient) */
+uint32
+BfAheadWordsHash(const struct varlena *v)
+{
+	return 1;
+}
+
 /* Bytes of a ring of rows of words 64-bit words: header, rows, trailing size */
 static Size
 BfAheadSize(uint32 words)

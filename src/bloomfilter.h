@@ -651,6 +651,7 @@ typedef struct BfAhead
 	uint64		rows[FLEXIBLE_ARRAY_MEMBER];	/* BF_AHEAD_ROWS * words */
 } BfAhead;
 
+extern uint32 BfAheadWordsHash(const struct varlena *v);
 extern struct varlena *BfAheadAttach(FunctionCallInfo fcinfo, struct varlena *v,
 									 const BfTypeOps *ops);
 extern struct varlena *BfAheadMoved(struct varlena *r, const BfAhead *ah);

@@ -1749,13 +1749,6 @@ CfUnionOp(struct varlena *state, const struct varlena *other)
 	return (struct varlena *) cf;
 }
 
-/* ahead_words op: a pending row is its hash */
-static uint32
-CfAheadWords(const struct varlena *v)
-{
-	return 1;
-}
-
 /*
  * ahead_prepare op: the hash, and the cache lines of its two buckets in the
  * sub-filter that takes the inserts, the first whose victim slot is free
@@ -1818,7 +1811,7 @@ static const BfTypeOps CfOps = {
 	.merge = CfUnionOp,
 	.compare = BfCompareAfterHeader,
 	.hash = BfHashAfterHeader,
-	.ahead_words = CfAheadWords,
+	.ahead_words = BfAheadWordsHash,
 	.ahead_prepare = CfAheadPrepare,
 	.ahead_add = CfAheadAdd,
 	.agg_final = cuckoofilter_agg_final,

@@ -1783,13 +1783,6 @@ QfMergeStateOp(struct varlena *state, const struct varlena *other)
 	return QfMergeOp(state, other);
 }
 
-/* ahead_words op: a pending row is its hash */
-static uint32
-QfAheadWords(const struct varlena *v)
-{
-	return 1;
-}
-
 /*
  * ahead_prepare op: the hash, and the cache line of its home slot in the
  * table that takes it (a fixed filter's, or a chain's newest member's; an
@@ -1829,7 +1822,7 @@ static const BfTypeOps QfOps = {
 	.merge = QfMergeOp,
 	.compare = QfCompare,
 	.hash = QfHash,
-	.ahead_words = QfAheadWords,
+	.ahead_words = BfAheadWordsHash,
 	.ahead_prepare = QfAheadPrepare,
 	.ahead_add = QfAheadAdd,
 	.agg_final = quotientfilter_agg_final,
