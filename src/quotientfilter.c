@@ -1592,7 +1592,10 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 	if (q + r > QF_MAX_P)
 		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
 				  q, r, QF_MAX_P);
-	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r));
+	/* a value no filter can be: malformed input (22P02), as for the other types */
+	if (!((double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r) <= (double) BF_MAX_DATUM_SIZE))
+		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " describe a value of %.0f bytes, more than the maximum of %zu.",
+				  q, r, (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r), BF_MAX_DATUM_SIZE);
 	qf->q = (uint8) q;
 	qf->r = (uint8) r;
 	QfSetEntries(qf, n);
