@@ -43,3 +43,24 @@ SET enable_seqscan = off;
 SELECT count(*) AS found_by_index FROM tz WHERE 100 / x = 50;
 RESET enable_seqscan;
 SELECT count(*) AS found_by_seqscan FROM tz WHERE 100 / x = 50;
+
+-- an older HOT chain member that CREATE INDEX did not evaluate (the update and the build in one
+-- transaction): re-summarization must not evaluate an index expression or predicate on it either
+CREATE TABLE th (id int, a int) WITH (autovacuum_enabled = off);
+INSERT INTO th SELECT g, CASE WHEN g = 5 THEN 0 ELSE g END FROM generate_series(1, 100) g;
+BEGIN;
+UPDATE th SET a = 7 WHERE id = 5;
+CREATE INDEX th_e ON th USING pagebloom ((100 / a));
+CREATE INDEX th_p ON th USING pagebloom (id) WHERE 100 / a > 0;
+SELECT pagebloom_resummarize('th_e', 0.0) >= 0 AS resummarized;
+SELECT pagebloom_resummarize('th_p', 0.0) >= 0 AS resummarized;
+COMMIT;
+VACUUM th;
+SELECT pagebloom_verify('th_e') AS verified_e, pagebloom_verify('th_p') AS verified_p;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM th WHERE id = 5 AND 100 / a > 0;
+SELECT id FROM th WHERE id = 5 AND 100 / a > 0;
+DROP INDEX th_p;
+EXPLAIN (COSTS OFF) SELECT id FROM th WHERE 100 / a = 14;
+SELECT id FROM th WHERE 100 / a = 14 ORDER BY id;
+RESET enable_seqscan;

@@ -75,6 +75,9 @@ typedef struct PbResumState
 	EState	   *estate;
 	TupleTableSlot *slot;
 	ExprState  *predicate;
+	bool		evalDead;		/* no expression or predicate: deleted rows
+								 * that a snapshot may still see can be
+								 * evaluated (see PbResumScanBlocks) */
 	BufferAccessStrategy strategy;
 	/* ranges that must keep their old bits (see PbResumScanBlocks) */
 	uint64		keep[PB_MAX_ROW_WORDS];
@@ -106,6 +109,15 @@ PbResumAddTuple(PbResumState *rs, BlockNumber blkno, Datum *values, bool *isnull
 			words[rows[r] * meta->rowWords + rangebit / 64] |=
 				UINT64CONST(1) << (rangebit % 64);
 	}
+}
+
+/* Keep the old bits of the range of heap block blkno (not rewritten this time) */
+static void
+PbResumKeepRange(PbResumState *rs, BlockNumber blkno)
+{
+	uint32		rangebit = (blkno / rs->state->meta.pagesPerRange) % PbRangesPerSegment(&rs->state->meta);
+
+	rs->keep[rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
 }
 
 /*
@@ -169,17 +181,25 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 						 * their own) and CREATE INDEX never evaluated such a
 						 * row, so it must not be evaluated.  But its bits may
 						 * not go before pruning removes it (standbys): keep
-						 * the whole range's old bits.
+						 * the whole range's old bits.  Not yet removable: its
+						 * columns can be read, but CREATE INDEX may not have
+						 * evaluated it either (a broken HOT chain's older
+						 * members, rows deleted before a CREATE INDEX
+						 * CONCURRENTLY's snapshots), so an index expression
+						 * or predicate, which may fail on it, is not
+						 * evaluated on it: the range keeps its old bits too.
 						 */
 #if PG_VERSION_NUM >= 140000
-						if (!GlobalVisTestIsRemovableXid(rs->vistest, deadAfter))
+						if (rs->evalDead && !GlobalVisTestIsRemovableXid(rs->vistest, deadAfter))
 							break;
 #endif
-						{
-							uint32		rangebit = (blkno / rs->state->meta.pagesPerRange) % PbRangesPerSegment(&rs->state->meta);
-
-							rs->keep[rangebit / 64] |= UINT64CONST(1) << (rangebit % 64);
-						}
+						PbResumKeepRange(rs, blkno);
+						continue;
+					case HEAPTUPLE_DELETE_IN_PROGRESS:
+						/* likewise (an older HOT chain member of an open CREATE INDEX's own transaction) */
+						if (rs->evalDead)
+							break;
+						PbResumKeepRange(rs, blkno);
 						continue;
 					default:
 						break;
@@ -464,6 +484,7 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	rs.slot = MakeSingleTupleTableSlot(RelationGetDescr(heap), &TTSOpsBufferHeapTuple);
 	GetPerTupleExprContext(rs.estate)->ecxt_scantuple = rs.slot;
 	rs.predicate = ExecPrepareQual(indexInfo->ii_Predicate, rs.estate);
+	rs.evalDead = indexInfo->ii_Expressions == NIL && indexInfo->ii_Predicate == NIL;
 	rs.strategy = GetAccessStrategy(BAS_BULKREAD);
 
 	for (s = 0; s < nsegs; s++)

@@ -124,6 +124,42 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 is($standby->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM s WHERE b = 555 OR b = 7}),
 	'1', 'standby agrees afterwards');
 
+# --- 3. a deleted row that another snapshot still sees and that CREATE INDEX
+# never evaluated (the older member of a HOT chain broken by the new index's
+# expression): re-summarization, by VACUUM or by the function, must not
+# evaluate the expression (or predicate) on it, which fails there
+$primary->safe_psql('postgres', q{
+	CREATE TABLE z (id int, a int) WITH (autovacuum_enabled = off);
+	INSERT INTO z SELECT g, CASE WHEN g = 5 THEN 0 ELSE g END FROM generate_series(1, 100) g;
+});
+my ($zin, $zout, $zerr) = ('', '', '');
+my $zh = IPC::Run::start(['psql', '-X', '-A', '-t', '-d', $primary->connstr('postgres'), '-f', '-'],
+	'<', \$zin, '>', \$zout, '2>', \$zerr);
+$zin .= "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 'snap', count(*) FROM z;\n";
+$zh->pump until $zout =~ /snap\|100/;
+$primary->safe_psql('postgres', q{
+	UPDATE z SET a = 7 WHERE id = 5;
+	CREATE INDEX z_e ON z USING pagebloom ((100 / a));
+	CREATE INDEX z_p ON z USING pagebloom (id) WHERE 100 / a > 0;
+	CREATE INDEX z_c ON z USING pagebloom (a);
+});
+is($primary->safe_psql('postgres', q{SELECT indcheckxmin FROM pg_index WHERE indexrelid = 'z_e'::regclass}),
+	't', 'the build met a broken HOT chain (indcheckxmin)');
+my ($zret, $zo, $ze) = $primary->psql('postgres', q{VACUUM z});
+is($ze, '', 'VACUUM does not evaluate the expression on the older HOT member');
+($zret, $zo, $ze) = $primary->psql('postgres',
+	q{SELECT pagebloom_resummarize('z_e', 0), pagebloom_resummarize('z_p', 0)});
+is($ze, '', 'nor does pagebloom_resummarize, for an expression or a predicate');
+$zin .= "COMMIT;\n\\q\n";
+$zh->finish;
+$primary->safe_psql('postgres', q{DROP INDEX z_p});
+my $zq = q{SELECT string_agg(id::text, ',' ORDER BY id) FROM z WHERE 100 / a = 14};
+like($primary->safe_psql('postgres', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $zq"), qr/z_e/,
+	'the expression query uses the expression index');
+is($primary->safe_psql('postgres', "SET enable_seqscan = off; $zq"), '5,7', 'which finds both rows');
+is($primary->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM z WHERE a = 7}),
+	'2', 'the column index finds both rows');
+
 $standby->stop;
 $primary->stop;
 done_testing();
