@@ -510,5 +510,6 @@ PbKeyMask(const PageBloomMetaPageData *meta, int attno, uint64 h, uint64 *mask)
 }
 
 extern void PbCheckHeapAm(Relation heap);
+extern void PbCheckCollations(Relation index);
 
 #endif							/* PAGEBLOOM_H */

@@ -816,6 +816,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 		elog(ERROR, "index \"%s\" already contains data",
 			 RelationGetRelationName(index));
 	PbCheckHeapAm(heap);
+	PbCheckCollations(index);
 
 	/*
 	 * An exclusion constraint's check scans the index directly, rechecking

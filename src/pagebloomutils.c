@@ -2124,6 +2124,31 @@ pagebloom_info(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The index hashes bytes: refuse a column under a nondeterministic collation
+ * (equal strings could have different bytes), in the index's own words
+ * (BfHasherInit refuses it too, for filter elements)
+ */
+void
+PbCheckCollations(Relation index)
+{
+	int			i;
+
+	for (i = 0; i < IndexRelationGetNumberOfKeyAttributes(index); i++)
+	{
+		Oid			coll = index->rd_indcollation[i];
+
+		if (OidIsValid(coll) && type_is_collatable(TupleDescAttr(index->rd_att, i)->atttypid) &&
+			!get_collation_isdeterministic(coll))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("pagebloom indexes do not support nondeterministic collations"),
+					 errdetail("Column %d of index \"%s\" has collation \"%s\", under which equal strings can have different bytes; the index hashes bytes.",
+							   i + 1, RelationGetRelationName(index), get_collation_name(coll)),
+					 errhint("Index the column under COLLATE \"C\" (or another deterministic collation), as in (col COLLATE \"C\"), and compare it under the same collation in queries.")));
+	}
+}
+
+/*
  * pagebloom reads heap pages itself (re-summarization): refuse tables of
  * another table access method.
  */
