@@ -136,6 +136,8 @@ BfAggConstArg(FunctionCallInfo fcinfo, int argindex, Datum *value)
 	return !isnull;
 }
 
+static bool BfAggSplitIs(FunctionCallInfo fcinfo, int op);
+
 /*
  * Capacity and fpr for an aggregate: from the call's arguments when given
  * (transition functions), else, in a final function over no rows, from the
@@ -270,7 +272,25 @@ BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	if (PG_NARGS() <= 2 && ops->new_default != NULL)
 		return ops->new_default(0);
 	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	if (ops->new_partial != NULL && BfAggSplitIs(fcinfo, AGGSPLITOP_SKIPFINAL))
+		return ops->new_partial(capacity, fpr, 0);
 	return ops->new_sized(capacity, fpr, 0);
+}
+
+/*
+ * Whether the aggregate calling fcinfo runs with split flag op: a partial
+ * aggregate (AGGSPLITOP_SKIPFINAL: its states go to a combine) or one that
+ * combines partial states (AGGSPLITOP_COMBINE: a Finalize Aggregate)
+ */
+static bool
+BfAggSplitIs(FunctionCallInfo fcinfo, int op)
+{
+	Aggref	   *aggref;
+
+	if (!BfInAggregate(fcinfo))
+		return false;
+	aggref = AggGetAggref(fcinfo);
+	return aggref != NULL && (aggref->aggsplit & op) != 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -472,9 +492,22 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 {
 	if (!PG_ARGISNULL(0))
 	{
+		struct varlena *r;
+		int64		capacity;
+		double		fpr;
+
 		if (ops->ahead_add != NULL && BfInAggregate(fcinfo))
-			PG_RETURN_POINTER(BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(0)), ops));
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+			r = BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(0)), ops);
+		else if (ops->final_partial != NULL)
+			r = BfDetoastForRead(PG_GETARG_DATUM(0));
+		else
+			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+		if (ops->final_partial != NULL && BfAggSplitIs(fcinfo, AGGSPLITOP_COMBINE))
+		{
+			BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+			r = ops->final_partial(r, capacity, fpr);
+		}
+		PG_RETURN_POINTER(r);
 	}
 	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
 }

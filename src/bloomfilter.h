@@ -536,6 +536,18 @@ typedef struct BfTypeOps
 	 */
 	struct varlena *(*new_default) (uint64 seed);
 	/*
+	 * Optional, for types whose merge of partial aggregate states cannot
+	 * restore the precision each one was built with (quotient filter
+	 * fingerprints): new_partial makes the first state of a partial
+	 * aggregate (parallel workers, the leader's share; NULL: new_sized), and
+	 * final_partial is the final function's last step in a Finalize
+	 * Aggregate, on the combined state (a copy it may replace), given the
+	 * aggregate's capacity and fpr: it returns what a serial aggregate of
+	 * those rows would have where it can
+	 */
+	struct varlena *(*new_partial) (int64 capacity, double fpr, uint64 seed);
+	struct varlena *(*final_partial) (struct varlena *v, int64 capacity, double fpr);
+	/*
 	 * Text input: read the type's keys into the type's part of hdr (headsize
 	 * zeroed bytes), check them and return the payload length, before
 	 * anything of that size is allocated.  text_done, if set, checks the

@@ -90,6 +90,12 @@ PG_FUNCTION_INFO_V1(quotientfilter_union_trans);
 /* Load factor past which adds grow the table (and at which _empty sizes it) */
 #define QF_MAX_LOAD			0.9
 
+/*
+ * Extra remainder bits of a partial aggregate's states (QfNewPartial): the
+ * merge of up to 2^4 of them keeps each member's rate within the serial one's
+ */
+#define QF_PARTIAL_EXTRA	4
+
 #define QF_MIN_Q			1
 #define QF_MAX_Q			48		/* beyond this the size limit always fails */
 #define QF_MIN_R			1
@@ -1574,6 +1580,58 @@ QfNewSized(int64 capacity, double fpr, uint64 seed)
 }
 
 /*
+ * new_partial op: the first state of a partial aggregate, QF_PARTIAL_EXTRA
+ * remainder bits longer than a serial aggregate's (as far as the limits
+ * allow).  The combine merges the partial states' members of equal
+ * fingerprint length, and a member's rate is its entries / 2^p: with the
+ * serial length, k partial states past 1/k of the capacity would merge into
+ * a first member k times as full as a serial one, a rate no merge can take
+ * back (fingerprints cannot be lengthened).  quotientfilter_agg_final cuts
+ * them back where the serial result is one table (QfFinalPartial).
+ */
+static struct varlena *
+QfNewPartial(int64 capacity, double fpr, uint64 seed)
+{
+	int			q,
+				r,
+				extra;
+	QuotientFilter *qf;
+
+	QfSizeFor(capacity, fpr, true, &q, &r);
+	extra = Min(QF_PARTIAL_EXTRA, Min(QF_MAX_R - r, QF_MAX_P - q - r));
+	if (extra > 0 && !((double) QF_HDRSZ + QfPayloadSizeD(q, r + extra) <= (double) BF_MAX_DATUM_SIZE))
+		extra = 0;
+	qf = QfNew(q, r + extra, seed);
+	QfSetMembersField(qf, 1);
+	return (struct varlena *) qf;
+}
+
+/*
+ * final_partial op: the combined partial states of a parallel aggregate.
+ * When they hold no more entries than the serial aggregate's first table
+ * takes (it would not have grown), their one member is cut to the serial
+ * fingerprint length: the serial result, byte for byte (a table is a
+ * function of its multiset).  Past it the chain stays as merged, at the
+ * longer lengths: a lower rate than the serial chain's, a larger size.
+ */
+static struct varlena *
+QfFinalPartial(struct varlena *v, int64 capacity, double fpr)
+{
+	QuotientFilter *qf = (QuotientFilter *) v;
+	int			q,
+				r,
+				p;
+
+	if (!QfGrows(qf) || QfNMembers(qf) != 1)
+		return v;
+	QfSizeFor(capacity, fpr, true, &q, &r);
+	p = qf->q + qf->r;
+	if (p <= q + r || p > q + r + QF_PARTIAL_EXTRA || QfEntries(qf) > QfMaxEntries(q))
+		return v;
+	return (struct varlena *) QfFold(qf, q, q + r);
+}
+
+/*
  * text_read op: q, r, the entry count, and for a growing filter the member
  * count (and with several, the payload length); the size limit is checked
  * here, before the payload is decoded.
@@ -1816,6 +1874,8 @@ static const BfTypeOps QfOps = {
 	.check = QfCheck,
 	.validate = QfValidate,
 	.new_sized = QfNewSized,
+	.new_partial = QfNewPartial,
+	.final_partial = QfFinalPartial,
 	.text_read = QfTextRead,
 	.text_write = QfTextWrite,
 	.add = QfAddOp,
