@@ -28,6 +28,18 @@ SELECT (SELECT count(*) FROM events e WHERE NOT p.b @> e.id) AS false_negatives,
 	(SELECT count(*) FROM generate_series(1, 300000) i WHERE p.b @> (-i)) / 3e5 <= 0.01 / 5 AS fpr_within_fifth_of_target,
 	(bloom_info(p.b)).members
 FROM (SELECT bloom_agg(id) AS b FROM events) p;
+-- partial states that saw the same elements: their merged hash lists repeat them (1.2M hashes
+-- of a 300k set); the final function counts the set, as the serial plan does
+CREATE TABLE repeats AS SELECT (i % 300000)::int8 AS x FROM generate_series(1, 1200000) i;
+ANALYZE repeats;
+EXPLAIN (COSTS OFF) SELECT bloom_agg(x) FROM repeats;
+CREATE TABLE repeats_par AS SELECT bloom_agg(x) AS f FROM repeats;
+SET max_parallel_workers_per_gather = 0;
+SELECT p.f = (SELECT bloom_agg(x) FROM repeats) AS repeats_same,
+	p.f = (SELECT bloom_agg(x) FROM generate_series(0, 299999) x) AS repeats_same_as_the_set
+FROM repeats_par p;
+SET max_parallel_workers_per_gather = 2;
+DROP TABLE repeats, repeats_par;
 
 -- the leader's own partial states: with no worker launched (the plan is
 -- still Partial/Finalize), the leader aggregates every row and its combine

@@ -87,6 +87,13 @@ SELECT pg_column_size(f) = pg_column_size((SELECT bloom_agg(x) FROM generate_ser
 	(bloom_info(f)).estimated_cardinality BETWEEN 980 AND 1020 AS cardinality_ok,
 	f = (SELECT bloom_agg(x) FROM generate_series(1, 1000) x) AS same_filter
 FROM (SELECT bloom_agg(i % 1000 + 1) AS f FROM generate_series(0, 1999999) i) s;
+-- nor past the exactly counted list length: 700k distinct values and 400k repeats (a list of
+-- 1.1M hashes, which keeps repeats under half of it) are counted exactly, as the 700k alone are
+-- (the list's set is estimated small, then counted; the estimate alone gave another m)
+SELECT f = (SELECT bloom_agg(x::int8) FROM generate_series(1, 700000) x) AS same_filter_long_list,
+	(bloom_info(f)).m = (bloom_info((SELECT bloom_agg(x::int8) FROM generate_series(1, 700000) x))).m AS same_m
+FROM (SELECT bloom_agg(x) AS f FROM (SELECT g::int8 AS x FROM generate_series(1, 700000) g
+	UNION ALL SELECT g::int8 FROM generate_series(1, 400000) g) u) s;
 
 -- NULLs skipped; no rows (or only NULLs): the empty self-sized filter
 SELECT bloom_agg(x) = bloom_empty() AS no_rows FROM generate_series(1, 0) x;

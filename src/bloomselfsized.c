@@ -361,11 +361,36 @@ BloomSsNewMember(uint32 kind, int64 capacity, double fpr)
 	return mb;
 }
 
+/* Number of distinct hashes in a list, exactly (a sorted copy) */
+static uint64
+BloomSsDistinctExact(const BloomMember *mb)
+{
+	uint64		count = BfGet64(mb->count);
+	uint64	   *h;
+	uint64		distinct = 1,
+				i;
+
+	if (count <= 1)
+		return count;
+	h = palloc_extended((Size) count * 8, MCXT_ALLOC_HUGE);
+	for (i = 0; i < count; i++)
+		h[i] = BloomSsHashAt(mb, i);
+	BloomSsSortHashes(h, count);
+	for (i = 1; i < count; i++)
+		distinct += h[i] != h[i - 1];
+	pfree(h);
+	return distinct;
+}
+
 /*
- * Number of distinct hashes in a list: exact up to BLOOM_SS_EXACT_MAX
- * hashes (a sorted copy), so that a set sizes the same whatever its
- * duplicates; above, linear counting over a bitmap of at least 4 bits per
- * hash (Whang et al. 1990), whose relative error at that load is below 0.1%
+ * Number of distinct hashes in a list: exact for a set of up to
+ * BLOOM_SS_EXACT_MAX hashes (a sorted copy; a longer list is estimated
+ * first, and counted exactly when the estimate says its set is that
+ * small), so that a set sizes the same whatever its duplicates; above,
+ * linear counting (Whang et al. 1990) over a bitmap of 2^22 bits, a
+ * function of the set only.  exact = false (the growth decision): linear
+ * counting over at least 4 bits per hash, whose relative error at that load
+ * is below 0.1%.
  */
 static uint64
 BloomSsDistinctOf(const BloomMember *mb, bool exact)
@@ -381,18 +406,7 @@ BloomSsDistinctOf(const BloomMember *mb, bool exact)
 	if (count <= 1)
 		return count;
 	if (exact && count <= BLOOM_SS_EXACT_MAX)
-	{
-		uint64	   *h = palloc(count * 8);
-		uint64		distinct = 1;
-
-		for (i = 0; i < count; i++)
-			h[i] = BloomSsHashAt(mb, i);
-		BloomSsSortHashes(h, count);
-		for (i = 1; i < count; i++)
-			distinct += h[i] != h[i - 1];
-		pfree(h);
-		return distinct;
-	}
+		return BloomSsDistinctExact(mb);
 	/*
 	 * Above 2^20 hashes the exact count's sort costs too much; linear
 	 * counting then uses a bitmap of a fixed 2^22 bits (512 kB, cache
@@ -426,6 +440,24 @@ BloomSsDistinctOf(const BloomMember *mb, bool exact)
 	est = round(-(double) nbits * log((double) zeros / (double) nbits));
 	if (est < 1)
 		est = 1;
+	if (count > BLOOM_SS_EXACT_MAX)
+	{
+		/*
+		 * A long list of a set small enough to be counted exactly without
+		 * its duplicates (the merged lists of a parallel aggregate, repeated
+		 * rows): count it exactly, as that list alone would be.  Otherwise
+		 * the estimate, not capped by the list's length (which counts the
+		 * duplicates): a function of the set only.
+		 */
+		if (exact && est <= 1.05 * (double) BLOOM_SS_EXACT_MAX)
+		{
+			uint64		distinct = BloomSsDistinctExact(mb);
+
+			if (distinct <= BLOOM_SS_EXACT_MAX)
+				return distinct;
+		}
+		return (uint64) est;
+	}
 	if (est > (double) count)
 		est = (double) count;
 	return (uint64) est;
