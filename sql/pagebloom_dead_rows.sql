@@ -64,3 +64,16 @@ DROP INDEX th_p;
 EXPLAIN (COSTS OFF) SELECT id FROM th WHERE 100 / a = 14;
 SELECT id FROM th WHERE 100 / a = 14 ORDER BY id;
 RESET enable_seqscan;
+
+-- an invalid index (as a failed CREATE INDEX CONCURRENTLY leaves one) may lack rows inserted while
+-- it was not ready, on which its expression was never evaluated: VACUUM and the function leave it
+CREATE TABLE ti (x int) WITH (autovacuum_enabled = off);
+INSERT INTO ti SELECT g FROM generate_series(1, 1000) g;
+CREATE INDEX ti_e ON ti USING pagebloom ((100 / x));
+UPDATE pg_index SET indisready = false WHERE indexrelid = 'ti_e'::regclass;
+INSERT INTO ti VALUES (0);
+UPDATE pg_index SET indisready = true, indisvalid = false WHERE indexrelid = 'ti_e'::regclass;
+DELETE FROM ti WHERE x > 10;
+VACUUM ti;
+SELECT pagebloom_resummarize('ti_e', 0.0) AS rewritten_invalid;
+DROP TABLE ti;

@@ -304,6 +304,8 @@ SELECT 'quotientfilter v3 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 data=AAAA
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=48 r=16 entries=0 data=AAAA'::quotientfilter;
 \echo :LAST_ERROR_SQLSTATE
+SELECT 'quotientfilter v2 hash=xxh3 seed=0 inserts=0 q=5 r=6 entries=0 members=2 bytes=999999999999 data=AAAA'::quotientfilter;
+\echo :LAST_ERROR_SQLSTATE
 
 -- corrupted slot metadata is refused (22P02), never misread.  Payload bit
 -- b is set_bit(payload, b); slot i starts at bit 9 * i: +0 is_occupied,

@@ -84,6 +84,19 @@ SELECT count(*) FILTER (WHERE NOT p.grown @> k) AS false_negatives_grown,
 	count(*) FILTER (WHERE NOT p.duplicates @> t) AS false_negatives_text
 FROM par p, qf_rows;
 
+-- a capacity that varies by group: the final function cannot tell the partial states' serial
+-- length, so it keeps them as merged (never folds them to the defaults' table, 160 kB a group;
+-- 12 rows a group, within each partial state's first table of capacity 10)
+CREATE TABLE qf_small AS SELECT i % 1000 AS g, 10::bigint AS cap, i AS x FROM generate_series(1, 12000) i;
+ANALYZE qf_small;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT g, quotientfilter_agg(x, cap, 0.000001) FROM qf_small GROUP BY g;
+SELECT max(pg_column_size(f)) < 2000 AS small_groups_stay_small,
+	bool_and(quotientfilter_cardinality(f) = 12) AS every_row
+FROM (SELECT g, quotientfilter_agg(x, cap, 0.000001) AS f FROM qf_small GROUP BY g) s;
+RESET max_parallel_workers_per_gather;
+DROP TABLE qf_small;
+
 -- every row is an entry (a multiset); DISTINCT stores each element once
 SELECT quotientfilter_cardinality(quotientfilter_agg(DISTINCT t)) AS distinct_entries,
 	quotientfilter_agg(DISTINCT t) = quotientfilter_add(quotientfilter_empty(100000), array(SELECT DISTINCT t FROM qf_rows)) AS same_as_array

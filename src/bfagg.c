@@ -138,6 +138,15 @@ BfAggConstArg(FunctionCallInfo fcinfo, int argindex, Datum *value)
 
 static bool BfAggSplitIs(FunctionCallInfo fcinfo, int op);
 
+/* Whether argument argindex of the aggregate is a NULL constant (the default) */
+static bool
+BfAggArgIsNullConst(FunctionCallInfo fcinfo, int argindex)
+{
+	Expr	   *expr = BfAggArgExpr(fcinfo, argindex);
+
+	return expr != NULL && IsA(expr, Const) && ((Const *) expr)->constisnull;
+}
+
 /*
  * Capacity and fpr for an aggregate: from the call's arguments when given
  * (transition functions), else, in a final function over no rows, from the
@@ -146,12 +155,15 @@ static bool BfAggSplitIs(FunctionCallInfo fcinfo, int op);
  * fpr_arg are the argument numbers in the call (< 0: the aggregate has no
  * such argument); the aggregate's own argument index is one less (the state
  * comes first).  In a window frame with no rows the defaults are used.
+ * Returns whether they are the aggregate's own (false: an argument that
+ * varies, whose defaults stand in).
  */
-void
+bool
 BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 			int64 *capacity, double *fpr)
 {
 	Datum		v;
+	bool		known = true;
 
 	*capacity = BF_DEFAULT_CAPACITY;
 	*fpr = BF_DEFAULT_FPR;
@@ -160,11 +172,16 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 		*capacity = PG_GETARG_INT64(capacity_arg);
 	else if (capacity_arg >= 1 && BfAggConstArg(fcinfo, capacity_arg - 1, &v))
 		*capacity = DatumGetInt64(v);
+	else if (capacity_arg >= 1)
+		known &= BfAggArgIsNullConst(fcinfo, capacity_arg - 1);
 	if (fpr_arg >= 0 && fpr_arg < PG_NARGS() && !PG_ARGISNULL(fpr_arg))
 		*fpr = PG_GETARG_FLOAT8(fpr_arg);
 	else if (fpr_arg >= 1 && BfAggConstArg(fcinfo, fpr_arg - 1, &v))
 		*fpr = DatumGetFloat8(v);
+	else if (fpr_arg >= 1)
+		known &= BfAggArgIsNullConst(fcinfo, fpr_arg - 1);
 	BfCheckCapacityFpr(*capacity, *fpr);
+	return known;
 }
 
 /* ---------------------------------------------------------------------
@@ -504,8 +521,9 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		if (ops->final_partial != NULL && BfAggSplitIs(fcinfo, AGGSPLITOP_COMBINE))
 		{
-			BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
-			r = ops->final_partial(r, capacity, fpr);
+			/* only with the parameters the partial states were made with */
+			if (BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr))
+				r = ops->final_partial(r, capacity, fpr);
 		}
 		PG_RETURN_POINTER(r);
 	}

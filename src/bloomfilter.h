@@ -499,7 +499,7 @@ extern BfExpandedState *BfExpandedStateOf(Datum d, bool rw);
 extern struct varlena *BfDetoastForRead(Datum d);
 extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
 extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);
-extern void BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
+extern bool BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
 						int64 *capacity, double *fpr);
 
 /*

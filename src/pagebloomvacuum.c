@@ -458,6 +458,16 @@ PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 	/* re-summarization reads heap pages itself */
 	PbCheckHeapAm(heap);
 
+	/*
+	 * An invalid index (a failed CREATE INDEX or REINDEX CONCURRENTLY) is
+	 * never scanned, and VACUUM still visits it: it may lack rows that were
+	 * inserted while it was not ready, on which an index expression was
+	 * never evaluated and may fail.  Leave it as it is (REINDEX or DROP
+	 * INDEX are the way out), rather than fail every VACUUM of the table.
+	 */
+	if (!index->rd_index->indisvalid)
+		return 0;
+
 	if (byvacuum)
 	{
 		/* only existing segments: VACUUM does not grow the index */

@@ -1666,7 +1666,9 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 		if (members > 1)
 		{
 			len = BfTextGetUInt64(f, "bytes", QfPayloadSize((int) q, (int) r), PG_UINT64_MAX);
-			BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + (double) len);
+			if (!((double) QF_HDRSZ + (double) len <= (double) BF_MAX_DATUM_SIZE))
+				BfCorrupt(QF_TYPNAME, "bytes = " UINT64_FORMAT " describes a value of %.0f bytes, more than the maximum of %zu.",
+						  len, (double) QF_HDRSZ + (double) len, BF_MAX_DATUM_SIZE);
 			return (Size) len;
 		}
 	}
