@@ -84,16 +84,19 @@ SELECT count(*) FILTER (WHERE NOT p.grown @> k) AS false_negatives_grown,
 	count(*) FILTER (WHERE NOT p.duplicates @> t) AS false_negatives_text
 FROM par p, qf_rows;
 
--- a capacity that varies by group: the final function cannot tell the partial states' serial
--- length, so it keeps them as merged (never folds them to the defaults' table, 160 kB a group;
--- 12 rows a group, within each partial state's first table of capacity 10)
-CREATE TABLE qf_small AS SELECT i % 1000 AS g, 10::bigint AS cap, i AS x FROM generate_series(1, 12000) i;
+-- a capacity and fpr that vary by group: the final function cannot tell the partial states'
+-- serial length, so it keeps them as merged (never folds them to the length of the defaults
+-- standing in, 100000 and 0.01: p = 24, which these groups' partial states, p = 28 for
+-- capacity 10 at 0.000001, would fit: a 160 kB table a group; 12 rows a group, within each
+-- partial state's first table)
+CREATE TABLE qf_small AS SELECT i % 1000 AS g, 10::bigint AS cap, 0.000001::float8 AS fpr, i AS x
+FROM generate_series(1, 12000) i;
 ANALYZE qf_small;
 SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF) SELECT g, quotientfilter_agg(x, cap, 0.000001) FROM qf_small GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT g, quotientfilter_agg(x, cap, fpr) FROM qf_small GROUP BY g;
 SELECT max(pg_column_size(f)) < 2000 AS small_groups_stay_small,
 	bool_and(quotientfilter_cardinality(f) = 12) AS every_row
-FROM (SELECT g, quotientfilter_agg(x, cap, 0.000001) AS f FROM qf_small GROUP BY g) s;
+FROM (SELECT g, quotientfilter_agg(x, cap, fpr) AS f FROM qf_small GROUP BY g) s;
 RESET max_parallel_workers_per_gather;
 DROP TABLE qf_small;
 
