@@ -59,6 +59,19 @@ BfCorrupt(const char *typname, const char *detailfmt,...)
 			 errhint("Use a value produced by the %s output or send function of this extension.", typname)));
 }
 
+/*
+ * Raise 22P02 if the parameters of a text value (what) describe a filter of
+ * more bytes than any filter can have: malformed input, checked before the
+ * payload is decoded (the input functions' counterpart of BfCheckSize)
+ */
+void
+BfCheckInputSize(const char *typname, const char *what, double bytes)
+{
+	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
+		BfCorrupt(typname, "%s describe a value of %.0f bytes, more than the maximum of %zu.",
+				  what, bytes, BF_MAX_DATUM_SIZE);
+}
+
 /* Raise 54000 if a filter of this many bytes would exceed the varlena limit */
 void
 BfCheckSize(const char *typname, double bytes)

@@ -404,6 +404,7 @@ extern void BfInitHeader(BfHeader *h, Size size, BfKind kind, uint64 seed);
 extern void BfValidateHeader(const char *typname, const struct varlena *v,
 							 BfKind kind, Size fixedsize);
 pg_noreturn extern void BfCorrupt(const char *typname, const char *detailfmt,...) pg_attribute_printf(2, 3);
+extern void BfCheckInputSize(const char *typname, const char *what, double bytes);
 extern void BfCheckSize(const char *typname, double bytes);
 extern void BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
 							  const char *aparams, const char *bparams);

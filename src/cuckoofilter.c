@@ -1654,9 +1654,7 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 			break;
 		p = end + 1;
 	}
-	if (dsize > (double) BF_MAX_DATUM_SIZE)
-		BfCorrupt(CF_TYPNAME, "The buckets list describes a value of %.0f bytes, more than the maximum of %zu.",
-				  dsize, BF_MAX_DATUM_SIZE);
+	BfCheckInputSize(CF_TYPNAME, "The buckets", dsize);
 	cf->fpbits = (uint8) f;
 	cf->bucketsize = CF_BUCKET_SIZE;
 	cf->layout = CF_LAYOUT_SEMISORTED;

@@ -1650,10 +1650,8 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 	if (q + r > QF_MAX_P)
 		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
 				  q, r, QF_MAX_P);
-	/* a value no filter can be: malformed input (22P02), as for the other types */
-	if (!((double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r) <= (double) BF_MAX_DATUM_SIZE))
-		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " describe a value of %.0f bytes, more than the maximum of %zu.",
-				  q, r, (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r), BF_MAX_DATUM_SIZE);
+	BfCheckInputSize(QF_TYPNAME, psprintf("q = " UINT64_FORMAT " and r = " UINT64_FORMAT, q, r),
+					 (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r));
 	qf->q = (uint8) q;
 	qf->r = (uint8) r;
 	QfSetEntries(qf, n);
@@ -1666,9 +1664,8 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 		if (members > 1)
 		{
 			len = BfTextGetUInt64(f, "bytes", QfPayloadSize((int) q, (int) r), PG_UINT64_MAX);
-			if (!((double) QF_HDRSZ + (double) len <= (double) BF_MAX_DATUM_SIZE))
-				BfCorrupt(QF_TYPNAME, "bytes = " UINT64_FORMAT " describes a value of %.0f bytes, more than the maximum of %zu.",
-						  len, (double) QF_HDRSZ + (double) len, BF_MAX_DATUM_SIZE);
+			BfCheckInputSize(QF_TYPNAME, psprintf("members = " UINT64_FORMAT " and bytes = " UINT64_FORMAT, members, len),
+							 (double) QF_HDRSZ + (double) len);
 			return (Size) len;
 		}
 	}
