@@ -84,21 +84,32 @@ SELECT count(*) FILTER (WHERE NOT p.grown @> k) AS false_negatives_grown,
 	count(*) FILTER (WHERE NOT p.duplicates @> t) AS false_negatives_text
 FROM par p, qf_rows;
 
--- a capacity and fpr that vary by group: the final function cannot tell the partial states'
--- serial length, so it keeps them as merged (never folds them to the length of the defaults
--- standing in, 100000 and 0.01: p = 24, which these groups' partial states, p = 28 for
--- capacity 10 at 0.000001, would fit: a 160 kB table a group; 12 rows a group, within each
--- partial state's first table)
-CREATE TABLE qf_small AS SELECT i % 1000 AS g, 10::bigint AS cap, 0.000001::float8 AS fpr, i AS x
+-- a capacity and fpr that vary by group: the final function cannot evaluate them, so it
+-- reads the serial length off the combined state (never the defaults standing in, 100000
+-- and 0.01: p = 24, which these groups' partial states, p = 28 for capacity 10 at 0.000001,
+-- would fit: a 160 kB table a group).  12 rows a group: within the first table of the
+-- groups of capacity 10 and more, whose parallel result is the serial one byte for byte;
+-- past it for capacity 3, whose chain keeps the partial states' longer fingerprints
+CREATE TABLE qf_small AS SELECT i % 1000 AS g,
+	CASE WHEN i % 1000 % 10 = 0 THEN 3 ELSE 10 + i % 1000 % 7 END::bigint AS cap,
+	0.000001::float8 * (1 + i % 1000 % 3) AS fpr, i AS x
 FROM generate_series(1, 12000) i;
 ANALYZE qf_small;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE qf_small_serial AS SELECT g, quotientfilter_agg(x, cap, fpr) AS f FROM qf_small GROUP BY g;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT g, quotientfilter_agg(x, cap, fpr) FROM qf_small GROUP BY g;
-SELECT max(pg_column_size(f)) < 2000 AS small_groups_stay_small,
-	bool_and(quotientfilter_cardinality(f) = 12) AS every_row
-FROM (SELECT g, quotientfilter_agg(x, cap, fpr) AS f FROM qf_small GROUP BY g) s;
+CREATE TABLE qf_small_par AS SELECT g, quotientfilter_agg(x, cap, fpr) AS f FROM qf_small GROUP BY g;
+SELECT count(*) AS groups,
+	count(*) FILTER (WHERE g % 10 <> 0 AND p.f = s.f) AS within_capacity_same_as_serial,
+	count(*) FILTER (WHERE g % 10 = 0 AND p.f <> s.f) AS past_capacity_longer,
+	max(pg_column_size(p.f)) < 2000 AS small_groups_stay_small,
+	bool_and(quotientfilter_cardinality(p.f) = 12) AS every_row
+FROM qf_small_par p JOIN qf_small_serial s USING (g);
+SELECT count(*) FILTER (WHERE NOT p.f @> x) AS false_negatives
+FROM qf_small JOIN qf_small_par p USING (g);
 RESET max_parallel_workers_per_gather;
-DROP TABLE qf_small;
+DROP TABLE qf_small, qf_small_serial, qf_small_par;
 
 -- every row is an entry (a multiset); DISTINCT stores each element once
 SELECT quotientfilter_cardinality(quotientfilter_agg(DISTINCT t)) AS distinct_entries,

@@ -521,9 +521,10 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 			PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 		if (ops->final_partial != NULL && BfAggSplitIs(fcinfo, AGGSPLITOP_COMBINE))
 		{
-			/* only with the parameters the partial states were made with */
-			if (BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr))
-				r = ops->final_partial(r, capacity, fpr);
+			bool		known;
+
+			known = BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+			r = ops->final_partial(r, capacity, fpr, known);
 		}
 		PG_RETURN_POINTER(r);
 	}

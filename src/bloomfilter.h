@@ -543,11 +543,12 @@ typedef struct BfTypeOps
 	 * aggregate (parallel workers, the leader's share; NULL: new_sized), and
 	 * final_partial is the final function's last step in a Finalize
 	 * Aggregate, on the combined state (a copy it may replace), given the
-	 * aggregate's capacity and fpr: it returns what a serial aggregate of
-	 * those rows would have where it can
+	 * aggregate's capacity and fpr and whether they are its own (known) or
+	 * defaults standing in for per-group values: it returns what a serial
+	 * aggregate of those rows would have where it can
 	 */
 	struct varlena *(*new_partial) (int64 capacity, double fpr, uint64 seed);
-	struct varlena *(*final_partial) (struct varlena *v, int64 capacity, double fpr);
+	struct varlena *(*final_partial) (struct varlena *v, int64 capacity, double fpr, bool known);
 	/*
 	 * Text input: read the type's keys into the type's part of hdr (headsize
 	 * zeroed bytes), check them and return the payload length, before

@@ -1580,28 +1580,39 @@ QfNewSized(int64 capacity, double fpr, uint64 seed)
 }
 
 /*
- * new_partial op: the first state of a partial aggregate, QF_PARTIAL_EXTRA
- * remainder bits longer than a serial aggregate's (as far as the limits
- * allow).  The combine merges the partial states' members of equal
- * fingerprint length, and a member's rate is its entries / 2^p: with the
- * serial length, k partial states past 1/k of the capacity would merge into
- * a first member k times as full as a serial one, a rate no merge can take
- * back (fingerprints cannot be lengthened).  quotientfilter_agg_final cuts
- * them back where the serial result is one table (QfFinalPartial).
+ * The remainder bits a partial aggregate's state adds to a serial (q, r):
+ * QF_PARTIAL_EXTRA, as far as r <= QF_MAX_R, p <= QF_MAX_P and the size
+ * limit allow
+ */
+static int
+QfPartialExtra(int q, int r)
+{
+	int			extra = Min(QF_PARTIAL_EXTRA, Min(QF_MAX_R - r, QF_MAX_P - q - r));
+
+	if (extra > 0 && !((double) QF_HDRSZ + QfPayloadSizeD(q, r + extra) <= (double) BF_MAX_DATUM_SIZE))
+		extra = 0;
+	return extra;
+}
+
+/*
+ * new_partial op: the first state of a partial aggregate, QfPartialExtra
+ * remainder bits longer than a serial aggregate's.  The combine merges the
+ * partial states' members of equal fingerprint length, and a member's rate
+ * is its entries / 2^p: with the serial length, k partial states past 1/k
+ * of the capacity would merge into a first member k times as full as a
+ * serial one, a rate no merge can take back (fingerprints cannot be
+ * lengthened).  quotientfilter_agg_final cuts them back where the serial
+ * result is one table (QfFinalPartial).
  */
 static struct varlena *
 QfNewPartial(int64 capacity, double fpr, uint64 seed)
 {
 	int			q,
-				r,
-				extra;
+				r;
 	QuotientFilter *qf;
 
 	QfSizeFor(capacity, fpr, true, &q, &r);
-	extra = Min(QF_PARTIAL_EXTRA, Min(QF_MAX_R - r, QF_MAX_P - q - r));
-	if (extra > 0 && !((double) QF_HDRSZ + QfPayloadSizeD(q, r + extra) <= (double) BF_MAX_DATUM_SIZE))
-		extra = 0;
-	qf = QfNew(q, r + extra, seed);
+	qf = QfNew(q, r + QfPartialExtra(q, r), seed);
 	QfSetMembersField(qf, 1);
 	return (struct varlena *) qf;
 }
@@ -1611,22 +1622,41 @@ QfNewPartial(int64 capacity, double fpr, uint64 seed)
  * When they hold no more entries than the serial aggregate's first table
  * takes (it would not have grown), their one member is cut to the serial
  * fingerprint length: the serial result, byte for byte (a table is a
- * function of its multiset).  Past it the chain stays as merged, at the
- * longer lengths: a lower rate than the serial chain's, a larger size.
+ * function of its multiset).  The serial length comes from the aggregate's
+ * capacity and fpr when known (constants, parameters); else (per-group or
+ * per-row expressions) from the state itself, whose r is the serial one
+ * plus QfPartialExtra, where only that one serial r explains it (not at
+ * the limits, where the extra bits shrink).  Past the capacity the chain
+ * stays as merged, at the longer lengths: a lower rate than the serial
+ * chain's, a larger size.
  */
 static struct varlena *
-QfFinalPartial(struct varlena *v, int64 capacity, double fpr)
+QfFinalPartial(struct varlena *v, int64 capacity, double fpr, bool known)
 {
 	QuotientFilter *qf = (QuotientFilter *) v;
 	int			q,
-				r,
-				p;
+				r;
 
 	if (!QfGrows(qf) || QfNMembers(qf) != 1)
 		return v;
-	QfSizeFor(capacity, fpr, true, &q, &r);
-	p = qf->q + qf->r;
-	if (p <= q + r || p > q + r + QF_PARTIAL_EXTRA || QfEntries(qf) > QfMaxEntries(q))
+	if (known)
+	{
+		QfSizeFor(capacity, fpr, true, &q, &r);
+		if (q != qf->q || qf->r <= r || qf->r != r + QfPartialExtra(q, r))
+			return v;
+	}
+	else
+	{
+		q = qf->q;
+		r = qf->r - QF_PARTIAL_EXTRA;
+		if (r < QF_MIN_R || QfPartialExtra(q, r) != QF_PARTIAL_EXTRA)
+			return v;
+		/* a serial r with fewer extra bits would give the same state */
+		for (int e = 0; e < QF_PARTIAL_EXTRA; e++)
+			if (qf->r - e >= QF_MIN_R && QfPartialExtra(q, qf->r - e) == e)
+				return v;
+	}
+	if (QfEntries(qf) > QfMaxEntries(q))
 		return v;
 	return (struct varlena *) QfFold(qf, q, q + r);
 }
