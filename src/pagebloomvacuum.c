@@ -76,8 +76,9 @@ typedef struct PbResumState
 	TupleTableSlot *slot;
 	ExprState  *predicate;
 	bool		evalDead;		/* no expression or predicate: deleted rows
-								 * that a snapshot may still see can be
-								 * evaluated (see PbResumScanBlocks) */
+								 * that a snapshot may still see, and rows
+								 * being inserted, can be evaluated (see
+								 * PbResumScanBlocks) */
 	BufferAccessStrategy strategy;
 	/* ranges that must keep their old bits (see PbResumScanBlocks) */
 	uint64		keep[PB_MAX_ROW_WORDS];
@@ -197,6 +198,19 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 						continue;
 					case HEAPTUPLE_DELETE_IN_PROGRESS:
 						/* likewise (an older HOT chain member of an open CREATE INDEX's own transaction) */
+						if (rs->evalDead)
+							break;
+						PbResumKeepRange(rs, blkno);
+						continue;
+					case HEAPTUPLE_INSERT_IN_PROGRESS:
+
+						/*
+						 * Its inserter may not have evaluated the expression
+						 * or predicate yet (it does so before its index
+						 * insert, which then adds the bits), and fails itself
+						 * if that fails: not evaluated here either, the range
+						 * keeps its old bits.
+						 */
 						if (rs->evalDead)
 							break;
 						PbResumKeepRange(rs, blkno);

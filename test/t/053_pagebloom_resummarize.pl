@@ -160,6 +160,37 @@ is($primary->safe_psql('postgres', "SET enable_seqscan = off; $zq"), '5,7', 'whi
 is($primary->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM z WHERE a = 7}),
 	'2', 'the column index finds both rows');
 
+# --- 4. a row being inserted whose index expression its inserter has not
+# evaluated yet (here it sleeps in it, then fails: the insert fails too):
+# re-summarization must not evaluate it meanwhile, and the range keeps its bits
+$primary->safe_psql('postgres', q{
+	CREATE FUNCTION slow_inv(a int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS $$
+	BEGIN
+		IF a = 0 THEN
+			PERFORM pg_sleep(3);
+		END IF;
+		RETURN 100 / a;
+	END $$;
+	CREATE TABLE w (a int) WITH (autovacuum_enabled = off);
+	INSERT INTO w SELECT g FROM generate_series(1, 100) g;
+	CREATE INDEX w_e ON w USING pagebloom (slow_inv(a));
+});
+my ($win, $wout, $werr) = ("INSERT INTO w VALUES (0);\n\\q\n", '', '');
+my $wh = IPC::Run::start(['psql', '-X', '-A', '-t', '-d', $primary->connstr('postgres'), '-f', '-'],
+	'<', \$win, '>', \$wout, '2>', \$werr);
+$wh->pump_nb while length $win;
+ok($primary->poll_query_until('postgres',
+	q{SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND query LIKE 'INSERT INTO w%'}),
+	'the insert is evaluating its index expression');
+($zret, $zo, $ze) = $primary->psql('postgres', q{SELECT pagebloom_resummarize('w_e', 0)});
+is($ze, '', 'pagebloom_resummarize does not evaluate the expression on a row being inserted');
+$wh->finish;
+like($werr, qr/division by zero/, 'the insert itself fails on it');
+($zret, $zo, $ze) = $primary->psql('postgres', q{VACUUM w; SELECT pagebloom_resummarize('w_e', 0)});
+is($ze, '', 'VACUUM and the function skip the aborted row afterwards');
+is($primary->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM w WHERE slow_inv(a) = 100}),
+	'1', 'the index still finds the rows');
+
 $standby->stop;
 $primary->stop;
 done_testing();
