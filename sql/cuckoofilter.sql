@@ -190,6 +190,17 @@ FROM (SELECT cuckoofilter_agg(i % 50, 1000, 0.01) f FROM generate_series(1, 300)
 	  UNION ALL SELECT NULL) s;
 SELECT cuckoofilter_agg(x) IS NOT NULL AS skips_nulls, cuckoofilter_cardinality(cuckoofilter_agg(x)) AS fingerprints
 FROM (VALUES (1), (NULL), (2)) v(x);
+-- a NULL capacity is no capacity: the aggregate reserves 4 fingerprint bits below its rate, as without the
+-- arguments (byte for byte the same filter), also over no rows and with a per-row NULL; a NULL fpr is the default
+SELECT (SELECT cuckoofilter_agg(i, NULL, NULL) FROM generate_series(1, 1000) i) =
+	(SELECT cuckoofilter_agg(i) FROM generate_series(1, 1000) i) AS null_args_same_as_none,
+	(SELECT cuckoofilter_agg(i, NULL, NULL) FROM generate_series(1, 0) i) =
+	(SELECT cuckoofilter_agg(i) FROM generate_series(1, 0) i) AS same_over_no_rows,
+	(SELECT cuckoofilter_agg(i, c, NULL) FROM generate_series(1, 1000) i, (VALUES (NULL::bigint)) v(c)) =
+	(SELECT cuckoofilter_agg(i) FROM generate_series(1, 1000) i) AS per_row_null_same,
+	(SELECT fingerprint_bits FROM cuckoofilter_info((SELECT cuckoofilter_agg(i, NULL, 0.001) FROM generate_series(1, 10) i))) AS bits_null_capacity_001,
+	(SELECT fingerprint_bits FROM cuckoofilter_info((SELECT cuckoofilter_agg(i, 100000, 0.001) FROM generate_series(1, 10) i))) AS bits_sized_001,
+	(SELECT fingerprint_bits FROM cuckoofilter_info((SELECT cuckoofilter_agg(i, 5000, NULL) FROM generate_series(1, 10) i))) AS bits_null_fpr;
 
 -- the support functions called directly work on copies
 SELECT cuckoofilter_cardinality(cuckoofilter_agg_trans(f, 5)) AS after_trans, cuckoofilter_cardinality(f) AS input_kept,

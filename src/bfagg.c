@@ -274,21 +274,37 @@ BfDetoastForRead(Datum d)
  */
 
 /*
+ * Whether an element aggregate has no capacity to size for: an aggregate
+ * without the argument, a NULL in the row (transition function), or a NULL
+ * constant (final function over no rows, whose extra arguments are all NULL)
+ */
+static bool
+BfAggNoCapacity(FunctionCallInfo fcinfo, int capacity_arg, bool final)
+{
+	if (capacity_arg < 0)
+		return true;
+	if (!final)
+		return PG_ARGISNULL(capacity_arg);
+	return BfAggArgIsNullConst(fcinfo, capacity_arg - 1);
+}
+
+/*
  * The first state of an element aggregate, sized by its capacity and fpr
- * arguments (or the defaults; the type's new_default op for the aggregate
- * without them), in the current context: the executor copies a new state
- * into its own.  Out of line: the per-row path stays small.
+ * arguments (or the defaults; the type's new_unsized op when there is no
+ * capacity), in the current context: the executor copies a new state into
+ * its own.  final: called by the final function over no rows.  Out of
+ * line: the per-row path stays small.
  */
 pg_noinline struct varlena *
-BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops)
+BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool final)
 {
+	int			capacity_arg = PG_NARGS() > 2 ? 2 : -1;
 	int64		capacity;
 	double		fpr;
 
-	/* (state, element) or the final function's (state): no capacity, fpr */
-	if (PG_NARGS() <= 2 && ops->new_default != NULL)
-		return ops->new_default(0);
-	BfAggParams(fcinfo, PG_NARGS() > 2 ? 2 : -1, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	BfAggParams(fcinfo, capacity_arg, PG_NARGS() > 3 ? 3 : -1, &capacity, &fpr);
+	if (ops->new_unsized != NULL && BfAggNoCapacity(fcinfo, capacity_arg, final))
+		return ops->new_unsized(fpr, 0);
 	if (ops->new_partial != NULL && BfAggSplitIs(fcinfo, AGGSPLITOP_SKIPFINAL))
 		return ops->new_partial(capacity, fpr, 0);
 	return ops->new_sized(capacity, fpr, 0);
@@ -501,7 +517,7 @@ BfAheadPlainCopy(const struct varlena *v, const BfTypeOps *ops)
  * aggregates call it repeatedly on a live state), or a copy of it with its
  * pending hashes added when it has a ring (the same filter as adding every
  * row at once), or over no rows an empty filter with the aggregate's parameters (its
- * constant arguments, else the constant defaults; the type's new_default op
+ * constant arguments, else the constant defaults; the type's new_unsized op
  * for the aggregate without them).
  */
 Datum
@@ -528,7 +544,7 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 		}
 		PG_RETURN_POINTER(r);
 	}
-	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops));
+	PG_RETURN_POINTER(BfAggNewState(fcinfo, ops, true));
 }
 
 /*

@@ -532,10 +532,11 @@ typedef struct BfTypeOps
 	/* an empty filter for capacity elements at fpr (22023, 54000) */
 	struct varlena *(*new_sized) (int64 capacity, double fpr, uint64 seed);
 	/*
-	 * the first state of the aggregate called without capacity and fpr
-	 * (NULL: new_sized with BF_DEFAULT_CAPACITY and BF_DEFAULT_FPR)
+	 * the first state of an element aggregate given no capacity (left out,
+	 * or NULL), at the aggregate's fpr or the default (NULL: new_sized with
+	 * BF_DEFAULT_CAPACITY)
 	 */
-	struct varlena *(*new_default) (uint64 seed);
+	struct varlena *(*new_unsized) (double fpr, uint64 seed);
 	/*
 	 * Optional, for types whose merge of partial aggregate states cannot
 	 * restore the precision each one was built with (quotient filter
@@ -629,7 +630,7 @@ extern Datum BfCompareGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfC
 extern Datum BfHashGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool extended);
 
 /* aggregate entry points over a type's ops (bfagg.c) */
-extern struct varlena *BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops);
+extern struct varlena *BfAggNewState(FunctionCallInfo fcinfo, const BfTypeOps *ops, bool final);
 extern Datum BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops);
 extern Datum BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge);
 
@@ -749,7 +750,7 @@ BfAggTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 
 	if (PG_ARGISNULL(0))
 	{
-		state = BfAggNewState(fcinfo, ops);
+		state = BfAggNewState(fcinfo, ops, false);
 		if (ops->ahead_add != NULL)
 			state = BfAheadAttach(fcinfo, state, ops);
 	}

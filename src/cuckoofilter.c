@@ -95,7 +95,7 @@ PG_FUNCTION_INFO_V1(cuckoofilter_union_trans);
 #define CF_BUCKET_SIZE		4
 #define CF_MIN_FPBITS		4
 #define CF_MAX_FPBITS		32
-/* fingerprint bits cuckoofilter_agg(x) adds to the default rate's (CfNewDefault) */
+/* fingerprint bits cuckoofilter_agg(x) adds to the rate's (CfNewUnsized) */
 #define CF_AGG_RESERVE_BITS	4
 #define CF_MAX_LEVEL		31
 #define CF_MAX_BUCKETS		UINT64CONST(0xFFFFFFFF)
@@ -1559,19 +1559,20 @@ CfNewSized(int64 capacity, double fpr, uint64 seed)
 }
 
 /*
- * new_default op: the first state of cuckoofilter_agg(x), which has no
- * capacity to size for and chains sub-filters as it grows.  Each full
- * sub-filter adds about 2b * 0.95 / 2^f to the rate, so the default capacity
- * gets the fingerprints of CF_AGG_RESERVE_BITS more bits than the default
- * rate needs (those of fpr / 2^CF_AGG_RESERVE_BITS): the rates of up to 21
- * full sub-filters add up to less than the default rate, and a chain that
- * doubles from the default capacity reaches the size limit with 12 (about
- * 400M elements).
+ * new_unsized op: the first state of cuckoofilter_agg(x), or of
+ * cuckoofilter_agg(x, NULL, fpr), which have no capacity to size for and
+ * chain sub-filters as they grow.  Each full sub-filter adds about
+ * 2b * 0.95 / 2^f to the rate, so the default capacity gets the
+ * fingerprints of CF_AGG_RESERVE_BITS more bits than the rate needs (those
+ * of fpr / 2^CF_AGG_RESERVE_BITS): the rates of up to 21 full sub-filters
+ * add up to less than fpr, and a chain that doubles from the default
+ * capacity reaches the size limit with 12 (about 400M elements).
  */
 static struct varlena *
-CfNewDefault(uint64 seed)
+CfNewUnsized(double fpr, uint64 seed)
 {
-	return CfNewSized(BF_DEFAULT_CAPACITY, BF_DEFAULT_FPR / (1 << CF_AGG_RESERVE_BITS), seed);
+	BfCheckCapacityFpr(BF_DEFAULT_CAPACITY, fpr);
+	return CfNewSized(BF_DEFAULT_CAPACITY, fpr / (1 << CF_AGG_RESERVE_BITS), seed);
 }
 
 /* The sub-filter sizes of a text form, kept for CfTextDone */
@@ -1798,7 +1799,7 @@ static const BfTypeOps CfOps = {
 	.check = CfCheck,
 	.validate = CfValidate,
 	.new_sized = CfNewSized,
-	.new_default = CfNewDefault,
+	.new_unsized = CfNewUnsized,
 	.text_read = CfTextRead,
 	.text_done = CfTextDone,
 	.text_write = CfTextWrite,
@@ -2175,7 +2176,7 @@ cuckoofilter_agg_trans(PG_FUNCTION_ARGS)
  * cuckoofilter_agg_final(cuckoofilter [, anynonarray, bigint, float8])
  *		The state, or over no rows an empty filter with the aggregate's
  *		parameters (its constant arguments, else the constant defaults;
- *		without them CfNewDefault's).
+ *		without a capacity, or a NULL one, CfNewUnsized's).
  */
 Datum
 cuckoofilter_agg_final(PG_FUNCTION_ARGS)
