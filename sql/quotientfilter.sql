@@ -213,6 +213,38 @@ FROM halves;
 SELECT quotientfilter_union_agg(f) = (SELECT whole FROM halves) AS union_agg
 FROM (SELECT a AS f FROM halves UNION ALL SELECT b FROM halves UNION ALL SELECT NULL) t;
 SELECT quotientfilter_union_agg(f) IS NULL AS union_agg_no_rows FROM (SELECT NULL::quotientfilter AS f WHERE false) t;
+-- the union aggregate inserts each input into its state where the tables keep their sizes (growing
+-- filters sized for the total, fixed ones, and a chain that outgrows its capacity partway, rebuilt
+-- then): byte for byte the left fold of |, which builds every union anew
+CREATE TEMP TABLE qf_days AS
+SELECT d, quotientfilter_agg(d * 100000 + i, 40000, 0.001) AS sized,
+	quotientfilter_agg(d * 100000 + i, 8000, 0.001) AS small,
+	quotientfilter_add(quotientfilter_empty(40000, 0.001), array_agg(d * 100000 + i)) AS fixed,
+	quotientfilter_agg(d * 100000 + i % 700, 40000, 0.001) AS repeats,
+	quotientfilter_agg(d * 100000 + i, 500, 0.001) AS chained
+FROM generate_series(1, 12) d, generate_series(1, 2000 + d * 100) i GROUP BY d;
+WITH RECURSIVE fold(d, sized, small, fixed, repeats, chained) AS (
+	SELECT d, sized, small, fixed, repeats, chained FROM qf_days WHERE d = 1
+	UNION ALL
+	SELECT q.d, f.sized | q.sized, f.small | q.small, f.fixed | q.fixed, f.repeats | q.repeats, f.chained | q.chained
+	FROM fold f JOIN qf_days q ON q.d = f.d + 1)
+SELECT (SELECT quotientfilter_union_agg(sized ORDER BY d) FROM qf_days)::text = sized::text AS sized_same,
+	(SELECT quotientfilter_union_agg(small ORDER BY d) FROM qf_days)::text = small::text AS small_same,
+	(SELECT quotientfilter_union_agg(fixed ORDER BY d) FROM qf_days)::text = fixed::text AS fixed_same,
+	(SELECT quotientfilter_union_agg(repeats ORDER BY d) FROM qf_days)::text = repeats::text AS repeats_same,
+	(SELECT quotientfilter_union_agg(chained ORDER BY d) FROM qf_days)::text = chained::text AS chained_same,
+	substring(small::text from 'members=\d+') AS small_members, substring(chained::text from 'members=\d+') AS chained_members,
+	(SELECT max(substring(chained::text from 'members=(\d+)')::int) FROM qf_days) AS chained_members_a_day,
+	quotientfilter_cardinality(sized) AS entries
+FROM fold WHERE d = 12;
+SELECT count(*) FILTER (WHERE NOT u.sized @> (d * 100000 + i)) AS fn_sized,
+	count(*) FILTER (WHERE NOT u.small @> (d * 100000 + i)) AS fn_small,
+	count(*) FILTER (WHERE NOT u.fixed @> (d * 100000 + i)) AS fn_fixed,
+	count(*) FILTER (WHERE NOT u.chained @> (d * 100000 + i)) AS fn_chained
+FROM (SELECT quotientfilter_union_agg(sized) AS sized, quotientfilter_union_agg(small) AS small,
+		quotientfilter_union_agg(fixed) AS fixed, quotientfilter_union_agg(chained) AS chained FROM qf_days) u,
+	generate_series(1, 12) d, generate_series(1, 2000 + d * 100) i;
+DROP TABLE qf_days;
 -- two fixed filters need the same p
 SELECT quotientfilter_create(7, 7) | quotientfilter_create(7, 13);
 \echo :LAST_ERROR_SQLSTATE

@@ -988,7 +988,8 @@ QfIterNext(QfIter *it, uint64 *fingerprint)
 
 	while (it->phase < 2)
 	{
-		uint64		v;
+		uint64		v,
+					i;
 
 		if (it->step == t->nslots)
 		{
@@ -997,7 +998,15 @@ QfIterNext(QfIter *it, uint64 *fingerprint)
 			it->qcur = QfPrev(t, it->start);
 			continue;
 		}
-		v = QfGet(t, (it->start + it->step) & t->mask);
+		i = (it->start + it->step) & t->mask;
+		v = QfWindow(t, i);
+		/* a window of empty slots (all bits clear) at once: sparse tables */
+		if (v == 0 && it->step + t->nwin <= t->nslots && i + t->nwin <= t->nslots)
+		{
+			it->step += t->nwin;
+			continue;
+		}
+		v &= t->wmask;
 		it->step++;
 		if ((v & QF_META) == 0)
 			continue;
@@ -1005,11 +1014,22 @@ QfIterNext(QfIter *it, uint64 *fingerprint)
 		{
 			uint64		steps = 0;
 
-			do
+			for (;;)
 			{
-				it->qcur = QfNext(t, it->qcur);
+				uint64		next = QfNext(t, it->qcur);
+				uint64		win = QfWindow(t, next);
+
 				QfLoopGuard(t, &steps);
-			} while ((QfGet(t, it->qcur) & QF_OCCUPIED) == 0);
+				/* the next nwin slots empty: none of them is occupied */
+				if (win == 0 && next + t->nwin <= t->nslots)
+				{
+					it->qcur = next + t->nwin - 1;
+					continue;
+				}
+				it->qcur = next;
+				if (win & QF_OCCUPIED)	/* slot next's own bit 0 */
+					break;
+			}
 			it->curq = it->qcur;
 		}
 		if ((it->phase == 0) == (it->curq < it->start))
@@ -1853,23 +1873,144 @@ QfMergeOp(struct varlena *state, const struct varlena *other)
 }
 
 /*
- * Merge function of the union aggregates: as QfMergeOp, but an empty
- * filter that does not need a larger table leaves the state as it is.
+ * Whether QfMerge of tables of ma's q and entries and of mb would keep ma's
+ * table size: then inserting mb's fingerprints into ma gives the same table
+ * (a table is a function of q and its multiset)
+ */
+static inline bool
+QfMergeKeepsTable(int qa, uint64 entries_a, const QuotientFilter *mb)
+{
+	return mb->q <= qa && entries_a + QfEntries(mb) <= QfMaxEntries(qa);
+}
+
+/* Insert every fingerprint of mb into ma, in place (QfMergeKeepsTable holds) */
+static void
+QfInsertAll(QuotientFilter *ma, const QuotientFilter *mb)
+{
+	QfTable		ta,
+				tb;
+	QfIter		ib;
+	uint64		f;
+
+	QfOpen(&ta, ma);
+	QfOpen(&tb, mb);
+	QfIterInit(&ib, &tb);
+	while (QfIterNext(&ib, &f))
+		QfInsert(&ta, f >> ta.r, f & ta.rmask);
+	QfSetEntries(ma, QfEntries(ma) + QfEntries(mb));
+}
+
+/*
+ * The union of state a (the aggregate's own) and b in place, when it is
+ * what QfMergeOp would build: every member of b that QfChainUnion (or, for
+ * two fixed filters, QfMerge) would merge goes into a member whose table
+ * keeps its size, none would be appended.  Each of b's fingerprints is then
+ * inserted where it goes, instead of the merged tables being rebuilt: a
+ * union aggregate of many filters sized for the total does work in
+ * proportion to the inputs, not to the state each time.  Returns false,
+ * with a unchanged, when it is not.
+ */
+static bool
+QfUnionInPlace(QuotientFilter *a, const QuotientFilter *b)
+{
+	int			na = QfNMembers(a),
+				nb = QfNMembers(b),
+				i,
+				j;
+	QuotientFilter **mem;
+	uint64	   *entries;
+	int		   *into;
+
+	if (!QfGrows(a) && !QfGrows(b))
+	{
+		if (!QfMergeKeepsTable(a->q, QfEntries(a), b))
+			return false;
+		QfInsertAll(a, b);
+		return true;
+	}
+	if (!QfGrows(a))
+		return false;			/* the union would be a chain: a new datum */
+	mem = palloc(sizeof(QuotientFilter *) * na);
+	entries = palloc(sizeof(uint64) * na);
+	into = palloc(sizeof(int) * nb);
+	for (i = 0; i < na; i++)
+	{
+		mem[i] = QfMember(a, i);
+		entries[i] = QfEntries(mem[i]);
+		/* QfChainUnion would put members out of q order in order */
+		if (i > 0 && mem[i - 1]->q > mem[i]->q)
+		{
+			pfree(mem);
+			pfree(entries);
+			pfree(into);
+			return false;
+		}
+	}
+	/* the member QfChainUnion would merge each of b's into, by the entries then */
+	for (j = 0; j < nb; j++)
+	{
+		QuotientFilter *mb = QfMember(b, j);
+		int			p = mb->q + mb->r;
+
+		into[j] = -1;
+		if (QfEntries(mb) == 0)
+			continue;
+		for (i = 0; i < na; i++)
+		{
+			uint64		n = entries[i] + QfEntries(mb);
+			int			q = Max(mem[i]->q, mb->q);
+
+			if (mem[i]->q + mem[i]->r != p)
+				continue;
+			/* QfFitsMerged, with the entries merged so far */
+			while (n > QfMaxEntries(q) && p - q > QF_MIN_R)
+				q++;
+			if (n <= (UINT64CONST(1) << q))
+				break;
+		}
+		if (i == na || !QfMergeKeepsTable(mem[i]->q, entries[i], mb))
+		{
+			pfree(mem);
+			pfree(entries);
+			pfree(into);
+			return false;
+		}
+		into[j] = i;
+		entries[i] += QfEntries(mb);
+	}
+	for (j = 0; j < nb; j++)
+		if (into[j] >= 0)
+			QfInsertAll(mem[into[j]], QfMember(b, j));
+	pfree(mem);
+	pfree(entries);
+	pfree(into);
+	return true;
+}
+
+/*
+ * Merge function of the union aggregates: as QfMergeOp, but into the
+ * state itself where the union keeps its tables' sizes (QfUnionInPlace),
+ * and an empty filter that does not need a larger table leaves the state
+ * as it is.
  */
 static struct varlena *
 QfMergeStateOp(struct varlena *state, const struct varlena *other)
 {
-	const QuotientFilter *a = (const QuotientFilter *) state;
+	QuotientFilter *a = (QuotientFilter *) state;
 	const QuotientFilter *b = (const QuotientFilter *) other;
 
 	if (QfGrows(a) || QfGrows(b))
 	{
 		if (QfTotalEntries(b) == 0 && QfGrows(a))
 			return state;
-		return QfMergeOp(state, other);
 	}
-	if (QfEntries(b) == 0 && b->q <= a->q)
+	else if (QfEntries(b) == 0 && b->q <= a->q)
 		return state;
+	if (QfUnionInPlace(a, b))
+	{
+		a->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+		return state;
+	}
 	return QfMergeOp(state, other);
 }
 

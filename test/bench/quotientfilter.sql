@@ -22,6 +22,12 @@
 --    1000, 0.01) at scale 1) against quotientfilter_agg(i, N, 0.01) sized for
 --    them: aggregate time, size, probe time (N probes, 10% members) and the
 --    rate each achieved (target for the grown one: <= 2x the 1% target).
+-- 5. Union rollups: 30 day filters of 20000 x scale keys each, sized for
+--    the month (30 x as many), unioned by quotientfilter_union_agg against
+--    bloom_union_agg of Bloom filters sized the same (an OR of each day into
+--    the state, in place); the union inserts each day into its state (no
+--    rebuild of the month's table per day: eleventh session).  The rates
+--    of both unions beside them.
 --
 -- Every time is the median of alternating runs of the query and its
 -- baseline (bench.compare), so load on the machine hits both alike.
@@ -38,7 +44,7 @@ SELECT greatest(1000, (2000000 * :scale)::int) AS n_rows,
 SELECT :n_grow / 1000 AS grow_cap \gset
 
 DROP TABLE IF EXISTS qf_bench_agg, qf_bench_keys, qf_bench_probes, qf_bench_filters, qf_bench_absent,
-	qf_bench_built, qf_bench_grow, qf_bench_grow_probes, qf_bench_grown, qf_bench_grown_stats CASCADE;
+	qf_bench_built, qf_bench_grow, qf_bench_grow_probes, qf_bench_grown, qf_bench_grown_stats, qf_bench_days CASCADE;
 
 CREATE TABLE qf_bench_agg AS
 	SELECT (random() * 9.2e18)::bigint AS x FROM generate_series(1, :n_rows);
@@ -185,5 +191,30 @@ SELECT bench.report('quotientfilter', format('quotientfilter_agg(i, %s, 0.01) ov
 SELECT bench.report('quotientfilter', format('quotientfilter_agg(i, %s, 0.01) measured fpr', :n_grow),
 	100 * :sized_fpr, 'target 1%', 1.0, 'info', '%') \g /dev/null
 
+-- ---------------------------------------------------------------------
+-- 5. Union rollups: 30 days, each filter sized for the month
+-- ---------------------------------------------------------------------
+\echo 5. union rollups
+SELECT greatest(2000, (20000 * :scale)::int) AS n_day \gset
+CREATE TABLE qf_bench_days AS
+	SELECT d, quotientfilter_agg(x, 30 * :n_day, 0.01) AS qf, bloom_agg(x, 30 * :n_day, 0.01) AS b
+	FROM (SELECT d, (random() * 9.2e18)::bigint AS x
+		  FROM generate_series(1, 30) d, generate_series(1, :n_day)) s
+	GROUP BY d;
+VACUUM ANALYZE qf_bench_days;
+SELECT a_ms AS qf_ms, b_ms AS bloom_ms FROM bench.compare(
+	'SELECT quotientfilter_union_agg(qf) FROM qf_bench_days',
+	'SELECT bloom_union_agg(b) FROM qf_bench_days', :runs) \gset u1_
+SELECT (SELECT avg((u.qf @> x)::int) FROM qf_bench_absent)::float8 AS qf_fpr,
+	   (SELECT avg((u.b @> x)::int) FROM qf_bench_absent)::float8 AS bloom_fpr,
+	   pg_column_size(u.qf) AS qf_bytes, pg_column_size(u.b) AS bloom_bytes
+FROM (SELECT quotientfilter_union_agg(qf) AS qf, bloom_union_agg(b) AS b FROM qf_bench_days) u \gset u_
+SELECT :u_qf_bytes AS union_qf_bytes, round(:u_qf_fpr::numeric, 5) AS union_qf_fpr,
+	   :u_bloom_bytes AS union_bloom_bytes, round(:u_bloom_fpr::numeric, 5) AS union_bloom_fpr;
+SELECT bench.report('quotientfilter', format('quotientfilter_union_agg of 30 days of %s keys, each sized for 30 x', :n_day),
+	:u1_qf_ms, 'bloom_union_agg, same sizing', :u1_bloom_ms, 'info') \g /dev/null
+SELECT bench.report('quotientfilter', format('quotientfilter_union_agg of 30 days of %s keys measured fpr', :n_day),
+	100 * :u_qf_fpr, 'bloom_union_agg measured fpr', 100 * :u_bloom_fpr, 'info', '%') \g /dev/null
+
 DROP TABLE qf_bench_agg, qf_bench_keys, qf_bench_probes, qf_bench_filters, qf_bench_absent,
-	qf_bench_grow, qf_bench_grow_probes, qf_bench_grown;
+	qf_bench_grow, qf_bench_grow_probes, qf_bench_grown, qf_bench_days;
