@@ -371,6 +371,26 @@ SELECT (SELECT bloom_union_agg(f ORDER BY d DESC) FROM rollups WHERE kind = 'dis
 		SELECT f, d + 1 FROM rollups WHERE kind = 'disjoint' AND d < 29) x(f, o)) AS grown_any_order,
 	(bloom_info(u | g)).members AS members_with_grown, (u | g) @> -2 AS grown_kept
 FROM rollup_unions, grown_rollup WHERE kind = 'disjoint' AND n = 30;
+-- the union aggregate keeps a large self-sized state as its members apart (an expanded object,
+-- changed in place) and lays the value out once: the same bytes as the left fold of | over the
+-- same inputs, also with a grown input (members out of order: the sort), a repeated input (its
+-- members once) and a fixed filter (one more member); the window aggregate keeps plain states
+WITH RECURSIVE inputs AS (
+	SELECT row_number() OVER (ORDER BY o) AS i, f FROM (
+		SELECT d::numeric AS o, f FROM rollups WHERE kind = 'disjoint' AND d < 12
+		UNION ALL SELECT 100, g FROM grown_rollup
+		UNION ALL SELECT 5.5, f FROM rollups WHERE kind = 'disjoint' AND d = 3
+		UNION ALL SELECT 7.5, bloom_agg(x, 100000, 0.01) FROM generate_series(1, 1000) x) s),
+fold(i, acc) AS (
+	SELECT i, f FROM inputs WHERE i = 1
+	UNION ALL
+	SELECT n.i, fold.acc | n.f FROM fold JOIN inputs n ON n.i = fold.i + 1)
+SELECT (SELECT bloom_union_agg(f ORDER BY i) FROM inputs)::text = acc::text AS same_as_fold,
+	(SELECT bloom_union_agg(f ORDER BY i DESC) FROM inputs) = acc AS any_order,
+	(SELECT w FROM (SELECT i, bloom_union_agg(f) OVER (ORDER BY i) AS w FROM inputs) x
+	 ORDER BY i DESC LIMIT 1)::text = acc::text AS window_same,
+	(bloom_info(acc)).members, pg_column_size(acc) > 65536 AS large
+FROM fold WHERE i = (SELECT max(i) FROM inputs);
 -- very different sizes: 10 elements with 990k, either way round and by the aggregate
 CREATE TABLE tiny_big AS
 SELECT t | b AS tb, b | t AS bt, (SELECT bloom_union_agg(f) FROM (VALUES (t), (b)) v(f)) AS agg

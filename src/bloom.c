@@ -1066,12 +1066,43 @@ bloom_agg_final(PG_FUNCTION_ARGS)
 /*
  * bloom_union_trans(bloom, bloom) RETURNS bloom
  *		Transition and combine function of the union aggregates: OR the
- *		right filter into the state.
+ *		right filter into the state.  A self-sized state of a plain
+ *		aggregate that has grown to BF_EXPANDED_MIN_BYTES becomes an
+ *		expanded union state (bloomselfsized.c), which later unions change
+ *		in place instead of building a new value holding the whole state.
  */
 Datum
 bloom_union_trans(PG_FUNCTION_ARGS)
 {
-	return BfMergeTransGeneric(fcinfo, &BloomOps, BloomUnionOp);
+	const struct varlena *head;
+	Datum		result;
+
+	if (!PG_ARGISNULL(0) && BfInAggregate(fcinfo) &&
+		(head = BloomSsUnionStateHead(PG_GETARG_DATUM(0))) != NULL)
+	{
+		if (!PG_ARGISNULL(1))
+		{
+			/* a fixed partial state's pending rows added: a plain filter */
+			struct varlena *b = BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(1)), &BloomOps);
+
+			BloomCheck(b, VARSIZE(b));
+			BloomCheckCompatible(head, b);
+			BloomSsUnionStateAdd(PG_GETARG_DATUM(0), b);
+		}
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	result = BfMergeTransGeneric(fcinfo, &BloomOps, BloomUnionOp);
+	if (BfInAggregate(fcinfo) && DatumGetPointer(result) != NULL &&
+		!VARATT_IS_EXTENDED(DatumGetPointer(result)) &&
+		BloomIsSelfSized(DatumGetPointer(result)) &&
+		VARSIZE(DatumGetPointer(result)) >= BF_EXPANDED_MIN_BYTES)
+	{
+		Datum		es = BloomSsUnionStateWrap(fcinfo, (struct varlena *) DatumGetPointer(result));
+
+		if (es != (Datum) 0)
+			PG_RETURN_DATUM(es);
+	}
+	return result;
 }
 
 /*

@@ -155,6 +155,9 @@ extern struct varlena *BloomSsAddMany(struct varlena *v, const uint64 *hs, int64
 extern struct varlena *BloomSsAggAddSlow(struct varlena *v, uint64 h, bool owned);
 extern struct varlena *BloomSsSeal(const struct varlena *v);
 extern struct varlena *BloomSsUnion(const struct varlena *a, const struct varlena *b);
+extern Datum BloomSsUnionStateWrap(FunctionCallInfo fcinfo, const struct varlena *v);
+extern const struct varlena *BloomSsUnionStateHead(Datum d);
+extern void BloomSsUnionStateAdd(Datum d, const struct varlena *b);
 extern bool BloomSsTestRef(BfFilterRef *ref, uint64 h);
 extern const BloomMember *BloomSsSingleBits(const struct varlena *v);
 extern void BloomSsStats(const struct varlena *v, uint64 *m, uint32 *k, uint64 *x,

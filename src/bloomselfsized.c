@@ -2071,38 +2071,27 @@ BloomSsMergeAscending(const BloomMember **a, int na, const BloomMember **b, int 
 }
 
 /*
- * The union of two filters of which at least one is self-sized (same seed,
- * checked by the caller): the members of both, equal members once, in a
- * canonical order, and both hash lists merged into one list, last, in a
- * canonical order (sealed at once when longer than BLOOM_SS_LIST_MAX), so
- * that a | b = b | a.  A fixed filter joins as one member.  The target rate
- * is the tighter of the two self-sized sides'.
+ * The members of the union of a side whose members are pa[0 .. na) and one
+ * whose members are pb[0 .. nb) (BloomSsSidePieces), into pieces (room for
+ * na + nb + 1): the members of both, equal members once, in a canonical
+ * order, and both hash lists merged into one list, last, in a canonical
+ * order (sealed at once, at target, when longer than BLOOM_SS_LIST_MAX), so
+ * that a | b = b | a.  *list and *sealed are members made here (palloc'd),
+ * or NULL.  Returns the number of pieces.
  */
-struct varlena *
-BloomSsUnion(const struct varlena *a, const struct varlena *b)
+static int
+BloomSsUnionPieces(const BloomMember **pa, int na, const BloomMember **pb, int nb,
+				   double target, const BloomMember **pieces,
+				   BloomMember **list, BloomMember **sealed)
 {
-	const BloomSs *sa = BloomIsSelfSized(a) ? (const BloomSs *) a : NULL;
-	const BloomSs *sb = BloomIsSelfSized(b) ? (const BloomSs *) b : NULL;
-	const BloomSs *proto = sa ? sa : sb;
-	int			na = 0,
-				nb = 0,
-				n = 0,
+	int			n = 0,
 				i,
 				j;
-	const BloomMember **pa,
-			  **pb,
-			  **pieces;
 	const BloomMember *la = NULL,
 			   *lb = NULL;
-	BloomMember *fixed_a,
-			   *fixed_b,
-			   *list = NULL,
-			   *sealed = NULL;
-	BloomSs    *out;
 
-	pa = BloomSsSidePieces(a, &fixed_a, &na);
-	pb = BloomSsSidePieces(b, &fixed_b, &nb);
-	pieces = palloc((na + nb + 1) * sizeof(BloomMember *));
+	*list = NULL;
+	*sealed = NULL;
 	if (na > 0 && BfGet32(pa[na - 1]->kind) == BLOOM_MEMBER_HASHES)
 		la = pa[--na];
 	if (nb > 0 && BfGet32(pb[nb - 1]->kind) == BLOOM_MEMBER_HASHES)
@@ -2135,29 +2124,62 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 		uint64		ca = la ? BfGet64(la->count) : 0,
 					cb = lb ? BfGet64(lb->count) : 0,
 					cap = BLOOM_SS_LIST_MIN;
+		BloomMember *l;
 
 		while (cap < ca + cb)
 			cap *= 2;
-		list = BloomSsNewMember(BLOOM_MEMBER_HASHES, (int64) cap, 0);
+		l = BloomSsNewMember(BLOOM_MEMBER_HASHES, (int64) cap, 0);
 		if (ca)
-			memcpy(list->payload, la->payload, ca * 8);
+			memcpy(l->payload, la->payload, ca * 8);
 		if (cb)
-			memcpy(list->payload + ca * 8, lb->payload, cb * 8);
-		list->count = BfPut64(ca + cb);
+			memcpy(l->payload + ca * 8, lb->payload, cb * 8);
+		l->count = BfPut64(ca + cb);
+		*list = l;
 		if (cap > BLOOM_SS_LIST_MAX)
 		{
-			BloomSsDedup(list);
-			if (BfGet64(list->count) > BLOOM_SS_LIST_MAX)
+			BloomSsDedup(l);
+			if (BfGet64(l->count) > BLOOM_SS_LIST_MAX)
 			{
-				sealed = BloomSsSealMember(list, (uint32) n, BloomSsTarget(proto));
-				pieces[n++] = sealed;
+				*sealed = BloomSsSealMember(l, (uint32) n, target);
+				pieces[n++] = *sealed;
 			}
 			else
-				pieces[n++] = list;
+				pieces[n++] = l;
 		}
 		else
-			pieces[n++] = list;
+			pieces[n++] = l;
 	}
+	return n;
+}
+
+/*
+ * The union of two filters of which at least one is self-sized (same seed,
+ * checked by the caller): BloomSsUnionPieces laid out as a new datum, with
+ * the tighter target rate of the two self-sized sides.  A fixed filter joins
+ * as one member.
+ */
+struct varlena *
+BloomSsUnion(const struct varlena *a, const struct varlena *b)
+{
+	const BloomSs *sa = BloomIsSelfSized(a) ? (const BloomSs *) a : NULL;
+	const BloomSs *sb = BloomIsSelfSized(b) ? (const BloomSs *) b : NULL;
+	const BloomSs *proto = sa ? sa : sb;
+	int			na = 0,
+				nb = 0,
+				n;
+	const BloomMember **pa,
+			  **pb,
+			  **pieces;
+	BloomMember *fixed_a,
+			   *fixed_b,
+			   *list,
+			   *sealed;
+	BloomSs    *out;
+
+	pa = BloomSsSidePieces(a, &fixed_a, &na);
+	pb = BloomSsSidePieces(b, &fixed_b, &nb);
+	pieces = palloc((na + nb + 1) * sizeof(BloomMember *));
+	n = BloomSsUnionPieces(pa, na, pb, nb, BloomSsTarget(proto), pieces, &list, &sealed);
 	out = BloomSsBuild(proto, pieces, n);
 	if (sa && sb && BloomSsTarget(sb) < BloomSsTarget(sa))
 		out->fpr = sb->fpr;		/* the tighter target of the two */
@@ -2175,6 +2197,208 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 	pfree(pa);
 	pfree(pb);
 	return (struct varlena *) out;
+}
+
+/* ---------------------------------------------------------------------
+ * The union aggregates' expanded state
+ *
+ * A union of self-sized filters is a new datum holding the members of
+ * both, so an aggregate that copied its state into every new union did
+ * work in the square of the inputs (and the executor copied each new state
+ * once more): a month of day filters of 300k elements took 2.5 s in a new
+ * session.  In a plain aggregate, a self-sized union state of
+ * BF_EXPANDED_MIN_BYTES or more becomes an expanded object that keeps its
+ * members apart, each in a chunk of its own, in the order of the value it
+ * stands for; a union adds the input's new members (BloomSsUnionPieces
+ * decides which, as for two datums) and frees the ones it drops, and the
+ * value is laid out once, when the executor flattens the object.
+ * ---------------------------------------------------------------------
+ */
+typedef struct BloomSsUnionState
+{
+	ExpandedObjectHeader hdr;
+	BloomSs    *head;			/* the value's header (BLOOM_SS_HDRSZ bytes) */
+	const BloomMember **members;	/* the value's members, in its order */
+	int			n;
+	int			cap;
+	Size		size;			/* bytes of the value */
+} BloomSsUnionState;
+
+/* get_flat_size method: the bytes of the value */
+static Size
+BloomSsUnionFlatSize(ExpandedObjectHeader *eohptr)
+{
+	return ((BloomSsUnionState *) eohptr)->size;
+}
+
+/* flatten_into method: the value, laid out as BloomSsBuild does */
+static void
+BloomSsUnionFlattenInto(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	BloomSsUnionState *us = (BloomSsUnionState *) eohptr;
+	BloomSs    *ss = (BloomSs *) result;
+	char	   *p;
+	int			i;
+
+	Assert(allocated_size == us->size);
+	memcpy(ss, us->head, BLOOM_SS_HDRSZ);
+	SET_VARSIZE(ss, us->size);
+	ss->nmembers = BfPut32((uint32) us->n);
+	p = ss->members;
+	for (i = 0; i < us->n; i++)
+	{
+		Size		len = BloomSsMemberSize(us->members[i]);
+
+		memcpy(p, us->members[i], len);
+		p += len;
+	}
+}
+
+static const ExpandedObjectMethods BloomSsUnionMethods = {
+	BloomSsUnionFlatSize,
+	BloomSsUnionFlattenInto
+};
+
+/* A copy of member mb in the state's context */
+static const BloomMember *
+BloomSsUnionOwn(BloomSsUnionState *us, const BloomMember *mb)
+{
+	Size		len = BloomSsMemberSize(mb);
+	BloomMember *c = MemoryContextAlloc(us->hdr.eoh_context, len);
+
+	memcpy(c, mb, len);
+	return c;
+}
+
+/*
+ * A read-write expanded union state holding self-sized value v (copied),
+ * in a context of its own under the aggregate context; (Datum) 0 when the
+ * call does not come from a plain aggregate (window aggregates keep plain
+ * states)
+ */
+Datum
+BloomSsUnionStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
+{
+	const BloomSs *ss = (const BloomSs *) v;
+	MemoryContext aggcontext;
+	MemoryContext cxt;
+	BloomSsUnionState *us;
+	const BloomMember *mb;
+	int			j;
+
+	if (AggCheckCallContext(fcinfo, &aggcontext) != AGG_CONTEXT_AGGREGATE)
+		return (Datum) 0;
+	cxt = AllocSetContextCreate(aggcontext, "bloom union state", ALLOCSET_SMALL_SIZES);
+	us = MemoryContextAlloc(cxt, sizeof(BloomSsUnionState));
+	EOH_init_header(&us->hdr, &BloomSsUnionMethods, cxt);
+	us->head = MemoryContextAlloc(cxt, BLOOM_SS_HDRSZ);
+	memcpy(us->head, ss, BLOOM_SS_HDRSZ);
+	us->n = (int) BfGet32(ss->nmembers);
+	us->cap = Max(us->n, 8);
+	us->members = MemoryContextAlloc(cxt, us->cap * sizeof(BloomMember *));
+	for (j = 0, mb = BloomSsFirst(ss); j < us->n; j++, mb = BloomSsNext(mb))
+		us->members[j] = BloomSsUnionOwn(us, mb);
+	us->size = VARSIZE(v);
+	return EOHPGetRWDatum(&us->hdr);
+}
+
+/*
+ * The header of the expanded union state d points to (read-write), which
+ * the type's checks of a filter's parameters read; NULL if d is not one
+ */
+const struct varlena *
+BloomSsUnionStateHead(Datum d)
+{
+	Pointer		p = DatumGetPointer(d);
+	ExpandedObjectHeader *eoh;
+
+	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+		return NULL;
+	eoh = DatumGetEOHP(d);
+	if (eoh->eoh_methods != &BloomSsUnionMethods)
+		return NULL;
+	return (const struct varlena *) ((BloomSsUnionState *) eoh)->head;
+}
+
+/* Order of member pointers by address, to look up the state's own */
+static int
+BloomSsPtrCmp(const void *a, const void *b)
+{
+	uintptr_t	x = (uintptr_t) * (const BloomMember *const *) a;
+	uintptr_t	y = (uintptr_t) * (const BloomMember *const *) b;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/*
+ * Union filter b (checked, compatible) into the expanded union state d, in
+ * place: the members BloomSsUnion(state, b) would have, the state's own
+ * kept where they are, the new ones copied in, the dropped ones freed.
+ */
+void
+BloomSsUnionStateAdd(Datum d, const struct varlena *b)
+{
+	BloomSsUnionState *us = (BloomSsUnionState *) DatumGetEOHP(d);
+	const BloomSs *sb = BloomIsSelfSized(b) ? (const BloomSs *) b : NULL;
+	const BloomMember **pb,
+			  **pieces,
+			  **old;
+	BloomMember *fixed_b,
+			   *list,
+			   *sealed;
+	bool	   *kept;
+	int			nb,
+				n,
+				i;
+	Size		size = BLOOM_SS_HDRSZ;
+
+	pb = BloomSsSidePieces(b, &fixed_b, &nb);
+	pieces = palloc((us->n + nb + 1) * sizeof(BloomMember *));
+	n = BloomSsUnionPieces(us->members, us->n, pb, nb, BloomSsTarget(us->head),
+						   pieces, &list, &sealed);
+	for (i = 0; i < n; i++)
+		size += BloomSsMemberSize(pieces[i]);
+	BfCheckSize("bloom", (double) size);
+
+	/* the state's members by address: which pieces are its own */
+	old = palloc(Max(us->n, 1) * sizeof(BloomMember *));
+	kept = palloc0(Max(us->n, 1) * sizeof(bool));
+	memcpy(old, us->members, us->n * sizeof(BloomMember *));
+	qsort(old, us->n, sizeof(BloomMember *), BloomSsPtrCmp);
+	for (i = 0; i < n; i++)
+	{
+		const BloomMember **hit = bsearch(&pieces[i], old, us->n, sizeof(BloomMember *), BloomSsPtrCmp);
+
+		if (hit != NULL)
+			kept[hit - old] = true;
+		else
+			pieces[i] = BloomSsUnionOwn(us, pieces[i]);
+	}
+	for (i = 0; i < us->n; i++)
+		if (!kept[i])
+			pfree((void *) old[i]);
+	if (n > us->cap)
+	{
+		us->cap = Max(n, us->cap * 2);
+		us->members = repalloc(us->members, us->cap * sizeof(BloomMember *));
+	}
+	memcpy(us->members, pieces, n * sizeof(BloomMember *));
+	us->n = n;
+	us->size = size;
+	if (sb && BloomSsTarget(sb) < BloomSsTarget(us->head))
+		us->head->fpr = sb->fpr;	/* the tighter target of the two */
+	us->head->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(us->head->hdr.ninserts),
+												BfGet64(((const BfHeader *) b)->ninserts)));
+	if (sealed)
+		pfree(sealed);
+	if (list)
+		pfree(list);
+	if (fixed_b)
+		pfree(fixed_b);
+	pfree(kept);
+	pfree(old);
+	pfree(pieces);
+	pfree(pb);
 }
 
 /*
