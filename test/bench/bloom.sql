@@ -14,6 +14,10 @@
 --    touched (EXPLAIN (ANALYZE, BUFFERS)) against reading the whole value
 --    once (bloom_fpr must look at every bit); then 10 and 100 probes of it
 --    in one statement.
+-- 4. Union rollups: 30 day filters of 300k x scale elements each, built by
+--    the self-sized bloom_agg(x), unioned by bloom_union_agg, against
+--    hll_union_agg of the days' HLL sketches; the rate of the union
+--    beside it.
 --
 -- Every time is the median of alternating runs of the query and its baseline
 -- (bench.compare), so load on the machine hits both alike.
@@ -32,7 +36,7 @@ SELECT greatest(1000, (5000000 * :scale)::int) AS n_rows,
 -- memory access pattern should be that of real keys.
 -- ---------------------------------------------------------------------
 DROP TABLE IF EXISTS bloom_bench_agg, bloom_bench_keys, bloom_bench_probes,
-	bloom_bench_filters, bloom_bench_big CASCADE;
+	bloom_bench_filters, bloom_bench_big, bloom_bench_days CASCADE;
 DROP FUNCTION IF EXISTS bloom_bench_filter(), bloom_bench_buffers(text);
 
 CREATE TABLE bloom_bench_agg AS
@@ -238,3 +242,27 @@ SELECT bench.report('bloom', '64 MB stored filter: 10 probes, one statement', :b
 					'bloom_fpr(f) (reads it all)', :b10_full_ms, 'report') \g /dev/null
 SELECT bench.report('bloom', '64 MB stored filter: 100 probes, one statement', :b100_probe_ms,
 					'bloom_fpr(f) (reads it all)', :b100_full_ms, 'report') \g /dev/null
+
+-- ---------------------------------------------------------------------
+-- 4. Union rollups of self-sized day filters
+-- ---------------------------------------------------------------------
+\echo 4. union rollups
+SELECT greatest(2000, (300000 * :scale)::int) AS n_day \gset
+CREATE TABLE bloom_bench_days AS
+	SELECT d, bloom_agg(x) AS f, hll_add_agg(hll_hash_bigint(x)) AS h
+	FROM (SELECT d, (random() * 9.2e18)::bigint AS x
+		  FROM generate_series(1, 30) d, generate_series(1, :n_day)) s
+	GROUP BY d;
+VACUUM ANALYZE bloom_bench_days;
+SELECT a_ms AS bloom_ms, b_ms AS hll_ms FROM bench.compare(
+	'SELECT pg_column_size(bloom_union_agg(f)) FROM bloom_bench_days',
+	'SELECT pg_column_size(hll_union_agg(h)) FROM bloom_bench_days', :runs) \gset u1_
+SELECT count(*) FILTER (WHERE u @> x)::float8 / count(*) AS union_fpr, pg_column_size(u) AS union_bytes
+FROM (SELECT bloom_union_agg(f) AS u FROM bloom_bench_days) s,
+	(SELECT -y::bigint AS x FROM generate_series(1, 200000) y) a \gset
+SELECT :union_bytes AS union_bytes, round(:union_fpr::numeric, 5) AS union_fpr;
+SELECT bench.report('bloom', format('bloom_union_agg of 30 self-sized days of %s elements', :n_day),
+	:u1_bloom_ms, 'hll_union_agg of the days', :u1_hll_ms, 'info') \g /dev/null
+SELECT bench.report('bloom', format('bloom_union_agg of 30 self-sized days of %s elements measured fpr', :n_day),
+	100 * :union_fpr, 'target 1%', 1.0, 'info', '%') \g /dev/null
+DROP TABLE bloom_bench_days;
