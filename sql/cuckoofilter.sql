@@ -275,6 +275,9 @@ SELECT 'cuckoofilter v3 hash=xxh3 seed=0 inserts=0 f=10 b=4 buckets=1 count=0 da
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=3 b=4 layout=semisorted buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
+-- a sub-filter level of 64 in the payload (over the maximum of 31): refused before it is used as a shift
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=4 b=4 layout=semisorted buckets=1 count=0 data=QAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=='::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=2,3 count=0 data=AAAA'::cuckoofilter;

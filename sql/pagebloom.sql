@@ -200,6 +200,13 @@ SELECT pagebloom_verify('pbt_btree');
 SELECT * FROM pagebloom_info('pbt_btree');
 \echo :LAST_ERROR_SQLSTATE
 DROP INDEX pbt_btree;
+-- an OID of no relation: 42P01, by each function
+SELECT pagebloom_verify(0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM pagebloom_info(4000000000::oid::regclass);
+\echo :LAST_ERROR_SQLSTATE
+SELECT pagebloom_resummarize(0);
+\echo :LAST_ERROR_SQLSTATE
 
 -- amvalidate over every operator class, then a broken one
 SELECT opc.opcname, opf.opfname, opc.opcdefault, amvalidate(opc.oid)

@@ -1680,7 +1680,8 @@ CfTextDone(const struct varlena *v, void *extra)
 	{
 		const CfSubHeader *sh = (const CfSubHeader *) ((const char *) cf + off);
 
-		if (BfGet32(sh->nbuckets) != subs->nbuckets[k] ||
+		/* the level is checked before it is used as a shift (validate comes later) */
+		if (BfGet32(sh->nbuckets) != subs->nbuckets[k] || sh->level > CF_MAX_LEVEL ||
 			(subs->nbuckets[0] << sh->level) != subs->nbuckets[k])
 			BfCorrupt(CF_TYPNAME, "Sub-filter %u has %u buckets at level %u, but the buckets list says " UINT64_FORMAT " (base " UINT64_FORMAT ").",
 					  k + 1, BfGet32(sh->nbuckets), sh->level, subs->nbuckets[k], subs->nbuckets[0]);

@@ -248,6 +248,7 @@ extern IndexBuildResult *pbbuild(Relation heap, Relation index,
 								 struct IndexInfo *indexInfo);
 extern void pbbuildempty(Relation index);
 extern char *pbbuildphasename(int64 phasenum);
+extern Oid PbIndexTable(Oid indexoid);
 extern PGDLLEXPORT void PbParallelBuildMain(dsm_segment *seg, shm_toc *toc);
 
 /* pagebloominsert.c */

@@ -1834,19 +1834,38 @@ pbcostestimate(PlannerInfo *root, IndexPath *path, double loop_count,
  * ---------------------------------------------------------------------
  */
 
+/*
+ * The table of index indexoid (an argument of the pagebloom functions):
+ * 42P01 when no relation has that OID, 22023 when it is not an index
+ */
+Oid
+PbIndexTable(Oid indexoid)
+{
+	Oid			heapoid = IndexGetRelation(indexoid, true);
+	char	   *name;
+
+	if (OidIsValid(heapoid))
+		return heapoid;
+	name = get_rel_name(indexoid);
+	if (name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", indexoid),
+				 errhint("Pass a pagebloom index, e.g. 'my_index'::regclass.")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("\"%s\" is not an index", name),
+			 errhint("Pass a pagebloom index.")));
+	return InvalidOid;
+}
+
 /* Open an index by OID and check that it is a pagebloom index */
 static Relation
 PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 {
-	Oid			heapoid = IndexGetRelation(indexoid, true);
+	Oid			heapoid = PbIndexTable(indexoid);
 	Relation	index;
 
-	if (!OidIsValid(heapoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not an index",
-						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
-				 errhint("Pass a pagebloom index.")));
 	/*
 	 * Reading the signatures reveals something of the table's contents.
 	 * Checked before locking the table (a user without the privilege cannot

@@ -582,13 +582,7 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 				 errmsg("recovery is in progress"),
 				 errhint("pagebloom re-summarization cannot run during recovery; run it on the primary.")));
 
-	heapoid = IndexGetRelation(indexoid, true);
-	if (!OidIsValid(heapoid))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("\"%s\" is not an index",
-						get_rel_name(indexoid) ? get_rel_name(indexoid) : "?"),
-				 errhint("Pass a pagebloom index.")));
+	heapoid = PbIndexTable(indexoid);
 	/* checked before the lock too: no queueing behind lockers without it */
 	if (!BfRelationOwnerCheck(heapoid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(get_rel_relkind(heapoid)),
