@@ -88,8 +88,10 @@ FROM par p, qf_rows;
 -- reads the serial length off the combined state (never the defaults standing in, 100000
 -- and 0.01: p = 24, which these groups' partial states, p = 28 for capacity 10 at 0.000001,
 -- would fit: a 160 kB table a group).  12 rows a group: within the first table of the
--- groups of capacity 10 and more, whose parallel result is the serial one byte for byte;
--- past it for capacity 3, whose chain keeps the partial states' longer fingerprints
+-- groups of capacity 10 and more, whose parallel result is the serial one byte for byte
+-- where the 12 rows fill at most half of it (capacity 15 and 16: 32 slots; 257 groups),
+-- else keeps the longer fingerprints (the combine may have grown the table); past it for
+-- capacity 3, whose chain keeps the partial states' longer fingerprints
 CREATE TABLE qf_small AS SELECT i % 1000 AS g,
 	CASE WHEN i % 1000 % 10 = 0 THEN 3 ELSE 10 + i % 1000 % 7 END::bigint AS cap,
 	0.000001::float8 * (1 + i % 1000 % 3) AS fpr, i AS x
@@ -108,8 +110,18 @@ SELECT count(*) AS groups,
 FROM qf_small_par p JOIN qf_small_serial s USING (g);
 SELECT count(*) FILTER (WHERE NOT p.f @> x) AS false_negatives
 FROM qf_small JOIN qf_small_par p USING (g);
+-- groups that fit each partial state's first table but not the serial one (17 rows, capacity 10:
+-- the serial result chains a second member): the combine grows the merged table, and the final
+-- function must not cut it to the serial length (a table past its capacity at the serial
+-- fingerprints: a rate above the fpr asked for); it keeps the longer fingerprints
+CREATE TABLE qf_over AS SELECT i % 20000 AS g, 10::bigint AS cap, 0.001::float8 AS fpr, i AS x
+FROM generate_series(1, 340000) i;
+ANALYZE qf_over;
+SELECT count(*) AS groups, max(quotientfilter_fpr(f)) <= 0.001 AS every_rate_within_fpr,
+	bool_and(quotientfilter_cardinality(f) = 17) AS every_row
+FROM (SELECT g, quotientfilter_agg(x, cap, fpr) AS f FROM qf_over GROUP BY g) s;
 RESET max_parallel_workers_per_gather;
-DROP TABLE qf_small, qf_small_serial, qf_small_par;
+DROP TABLE qf_small, qf_small_serial, qf_small_par, qf_over;
 
 -- every row is an entry (a multiset); DISTINCT stores each element once
 SELECT quotientfilter_cardinality(quotientfilter_agg(DISTINCT t)) AS distinct_entries,

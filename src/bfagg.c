@@ -189,18 +189,27 @@ BfAggParams(FunctionCallInfo fcinfo, int capacity_arg, int fpr_arg,
  * ---------------------------------------------------------------------
  */
 
+/* The plain state of es, laid out from its parts first if it is kept in parts */
+struct varlena *
+BfExpandedFlat(BfExpandedState *es)
+{
+	if (es->flat == NULL)
+		es->flat = es->build(es);
+	return es->flat;
+}
+
 /* get_flat_size method: the bytes of the plain state */
 static Size
 BfExpandedFlatSize(ExpandedObjectHeader *eohptr)
 {
-	return VARSIZE(((BfExpandedState *) eohptr)->flat);
+	return VARSIZE(BfExpandedFlat((BfExpandedState *) eohptr));
 }
 
 /* flatten_into method: a copy of the plain state */
 static void
 BfExpandedFlattenInto(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
 {
-	const struct varlena *flat = ((BfExpandedState *) eohptr)->flat;
+	const struct varlena *flat = BfExpandedFlat((BfExpandedState *) eohptr);
 
 	Assert(allocated_size == VARSIZE(flat));
 	memcpy(result, flat, allocated_size);
@@ -219,6 +228,23 @@ static const ExpandedObjectMethods BfExpandedMethods = {
 BfExpandedState *
 BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
 {
+	BfExpandedState *es = BfExpandedStateNew(fcinfo, sizeof(BfExpandedState));
+
+	if (es == NULL)
+		return NULL;
+	es->flat = MemoryContextAlloc(es->hdr.eoh_context, VARSIZE(v));
+	memcpy(es->flat, v, VARSIZE(v));
+	return es;
+}
+
+/*
+ * A new expanded state of size bytes (a BfExpandedState, or a type's struct
+ * that starts with one), zeroed, in a memory context of its own under the
+ * aggregate context; NULL outside a plain aggregate
+ */
+BfExpandedState *
+BfExpandedStateNew(FunctionCallInfo fcinfo, Size size)
+{
 	MemoryContext aggcontext;
 	MemoryContext cxt;
 	BfExpandedState *es;
@@ -226,10 +252,8 @@ BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
 	if (AggCheckCallContext(fcinfo, &aggcontext) != AGG_CONTEXT_AGGREGATE)
 		return NULL;
 	cxt = AllocSetContextCreate(aggcontext, "bloomfilter aggregate state", ALLOCSET_SMALL_SIZES);
-	es = MemoryContextAlloc(cxt, sizeof(BfExpandedState));
+	es = MemoryContextAllocZero(cxt, size);
 	EOH_init_header(&es->hdr, &BfExpandedMethods, cxt);
-	es->flat = MemoryContextAlloc(cxt, VARSIZE(v));
-	memcpy(es->flat, v, VARSIZE(v));
 	return es;
 }
 
@@ -264,7 +288,7 @@ BfDetoastForRead(Datum d)
 	BfExpandedState *es = BfExpandedStateOf(d, false);
 
 	if (es != NULL)
-		return es->flat;
+		return BfExpandedFlat(es);
 	return PG_DETOAST_DATUM(d);
 }
 

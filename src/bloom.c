@@ -1086,7 +1086,10 @@ bloom_union_trans(PG_FUNCTION_ARGS)
 			struct varlena *b = BfAheadPlainCopy(BfDetoastForRead(PG_GETARG_DATUM(1)), &BloomOps);
 
 			BloomCheck(b, VARSIZE(b));
-			BloomCheckCompatible(head, b);
+			/* the header decides; a mismatch is reported with the whole value */
+			if (((const BfHeader *) head)->seed != ((const BfHeader *) b)->seed ||
+				((const BfHeader *) head)->hashalg != ((const BfHeader *) b)->hashalg)
+				BloomCheckCompatible(BfDetoastForRead(PG_GETARG_DATUM(0)), b);
 			BloomSsUnionStateAdd(PG_GETARG_DATUM(0), b);
 		}
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
@@ -1140,7 +1143,7 @@ bloom_agg_auto_trans(PG_FUNCTION_ARGS)
 		state = BloomSsNew(fpr, 0);
 	}
 	else if (likely((es = BfExpandedStateOf(PG_GETARG_DATUM(0), true)) != NULL &&
-					BfInAggregate(fcinfo)))
+					es->build == NULL && BfInAggregate(fcinfo)))
 	{
 		/* the per-row path of a large state: ours, always self-sized */
 		if (!PG_ARGISNULL(1))

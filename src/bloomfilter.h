@@ -485,6 +485,10 @@ BfInAggregate(FunctionCallInfo fcinfo)
  * PostgreSQL 16 and later can leave the Agg node (a user's aggregate without
  * a final function, the parallel leader's own partial state): functions
  * that read a filter argument use BfDetoastForRead, which reads it in place.
+ * A state kept in parts (a type's larger struct that starts with this one:
+ * bloom's union state) sets build, which lays the parts out as flat when
+ * flat is NULL (BfExpandedFlat; the type sets it to NULL when the parts
+ * change), so that readers read one image per version, not a copy each.
  */
 /* Smallest state worth its own memory context (about 1 kB of overhead) */
 #define BF_EXPANDED_MIN_BYTES	(64 * 1024)
@@ -492,11 +496,14 @@ BfInAggregate(FunctionCallInfo fcinfo)
 typedef struct BfExpandedState
 {
 	ExpandedObjectHeader hdr;
-	struct varlena *flat;
+	struct varlena *flat;		/* in hdr.eoh_context; NULL: build it */
+	struct varlena *(*build) (struct BfExpandedState *es);	/* NULL: flat is the state */
 } BfExpandedState;
 
 extern BfExpandedState *BfExpandedStateWrap(FunctionCallInfo fcinfo, const struct varlena *v);
+extern BfExpandedState *BfExpandedStateNew(FunctionCallInfo fcinfo, Size size);
 extern BfExpandedState *BfExpandedStateOf(Datum d, bool rw);
+extern struct varlena *BfExpandedFlat(BfExpandedState *es);
 extern struct varlena *BfDetoastForRead(Datum d);
 extern struct varlena *BfStateForUpdate(FunctionCallInfo fcinfo, int argno);
 extern struct varlena *BfStateCopyIn(FunctionCallInfo fcinfo, int argno);

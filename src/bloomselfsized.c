@@ -2216,7 +2216,7 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
  */
 typedef struct BloomSsUnionState
 {
-	ExpandedObjectHeader hdr;
+	BfExpandedState es;			/* es.flat: the value laid out, NULL when stale */
 	BloomSs    *head;			/* the value's header (BLOOM_SS_HDRSZ bytes) */
 	const BloomMember **members;	/* the value's members, in its order */
 	int			n;
@@ -2224,23 +2224,15 @@ typedef struct BloomSsUnionState
 	Size		size;			/* bytes of the value */
 } BloomSsUnionState;
 
-/* get_flat_size method: the bytes of the value */
-static Size
-BloomSsUnionFlatSize(ExpandedObjectHeader *eohptr)
+/* build op of the expanded state: the value, laid out as BloomSsBuild does */
+static struct varlena *
+BloomSsUnionBuild(BfExpandedState *es)
 {
-	return ((BloomSsUnionState *) eohptr)->size;
-}
-
-/* flatten_into method: the value, laid out as BloomSsBuild does */
-static void
-BloomSsUnionFlattenInto(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
-{
-	BloomSsUnionState *us = (BloomSsUnionState *) eohptr;
-	BloomSs    *ss = (BloomSs *) result;
+	BloomSsUnionState *us = (BloomSsUnionState *) es;
+	BloomSs    *ss = MemoryContextAlloc(es->hdr.eoh_context, us->size);
 	char	   *p;
 	int			i;
 
-	Assert(allocated_size == us->size);
 	memcpy(ss, us->head, BLOOM_SS_HDRSZ);
 	SET_VARSIZE(ss, us->size);
 	ss->nmembers = BfPut32((uint32) us->n);
@@ -2252,19 +2244,15 @@ BloomSsUnionFlattenInto(ExpandedObjectHeader *eohptr, void *result, Size allocat
 		memcpy(p, us->members[i], len);
 		p += len;
 	}
+	return (struct varlena *) ss;
 }
-
-static const ExpandedObjectMethods BloomSsUnionMethods = {
-	BloomSsUnionFlatSize,
-	BloomSsUnionFlattenInto
-};
 
 /* A copy of member mb in the state's context */
 static const BloomMember *
 BloomSsUnionOwn(BloomSsUnionState *us, const BloomMember *mb)
 {
 	Size		len = BloomSsMemberSize(mb);
-	BloomMember *c = MemoryContextAlloc(us->hdr.eoh_context, len);
+	BloomMember *c = MemoryContextAlloc(us->es.hdr.eoh_context, len);
 
 	memcpy(c, mb, len);
 	return c;
@@ -2280,17 +2268,16 @@ Datum
 BloomSsUnionStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
 {
 	const BloomSs *ss = (const BloomSs *) v;
-	MemoryContext aggcontext;
-	MemoryContext cxt;
 	BloomSsUnionState *us;
+	MemoryContext cxt;
 	const BloomMember *mb;
 	int			j;
 
-	if (AggCheckCallContext(fcinfo, &aggcontext) != AGG_CONTEXT_AGGREGATE)
+	us = (BloomSsUnionState *) BfExpandedStateNew(fcinfo, sizeof(BloomSsUnionState));
+	if (us == NULL)
 		return (Datum) 0;
-	cxt = AllocSetContextCreate(aggcontext, "bloom union state", ALLOCSET_SMALL_SIZES);
-	us = MemoryContextAlloc(cxt, sizeof(BloomSsUnionState));
-	EOH_init_header(&us->hdr, &BloomSsUnionMethods, cxt);
+	cxt = us->es.hdr.eoh_context;
+	us->es.build = BloomSsUnionBuild;
 	us->head = MemoryContextAlloc(cxt, BLOOM_SS_HDRSZ);
 	memcpy(us->head, ss, BLOOM_SS_HDRSZ);
 	us->n = (int) BfGet32(ss->nmembers);
@@ -2299,25 +2286,21 @@ BloomSsUnionStateWrap(FunctionCallInfo fcinfo, const struct varlena *v)
 	for (j = 0, mb = BloomSsFirst(ss); j < us->n; j++, mb = BloomSsNext(mb))
 		us->members[j] = BloomSsUnionOwn(us, mb);
 	us->size = VARSIZE(v);
-	return EOHPGetRWDatum(&us->hdr);
+	return EOHPGetRWDatum(&us->es.hdr);
 }
 
 /*
- * The header of the expanded union state d points to (read-write), which
- * the type's checks of a filter's parameters read; NULL if d is not one
+ * The header of the expanded union state d points to (read-write): what
+ * a union's check of parameters reads; NULL if d is not one
  */
 const struct varlena *
 BloomSsUnionStateHead(Datum d)
 {
-	Pointer		p = DatumGetPointer(d);
-	ExpandedObjectHeader *eoh;
+	BfExpandedState *es = BfExpandedStateOf(d, true);
 
-	if (!VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+	if (es == NULL || es->build != BloomSsUnionBuild)
 		return NULL;
-	eoh = DatumGetEOHP(d);
-	if (eoh->eoh_methods != &BloomSsUnionMethods)
-		return NULL;
-	return (const struct varlena *) ((BloomSsUnionState *) eoh)->head;
+	return (const struct varlena *) ((BloomSsUnionState *) es)->head;
 }
 
 /* Order of member pointers by address, to look up the state's own */
@@ -2385,6 +2368,12 @@ BloomSsUnionStateAdd(Datum d, const struct varlena *b)
 	memcpy(us->members, pieces, n * sizeof(BloomMember *));
 	us->n = n;
 	us->size = size;
+	us->head->nmembers = BfPut32((uint32) n);
+	if (us->es.flat != NULL)
+	{
+		pfree(us->es.flat);		/* the image readers saw is stale */
+		us->es.flat = NULL;
+	}
 	if (sb && BloomSsTarget(sb) < BloomSsTarget(us->head))
 		us->head->fpr = sb->fpr;	/* the tighter target of the two */
 	us->head->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(us->head->hdr.ninserts),

@@ -1646,7 +1646,9 @@ QfNewPartial(int64 capacity, double fpr, uint64 seed)
  * capacity and fpr when known (constants, parameters); else (per-group or
  * per-row expressions) from the state itself, whose r is the serial one
  * plus QfPartialExtra, where only that one serial r explains it (not at
- * the limits, where the extra bits shrink).  Past the capacity the chain
+ * the limits, where the extra bits shrink), and whose q is the serial one
+ * when it holds no more than QfMaxEntries(q - 1) (else the combine may have
+ * grown it).  Past the capacity the chain
  * stays as merged, at the longer lengths: a lower rate than the serial
  * chain's, a larger size.
  */
@@ -1670,6 +1672,15 @@ QfFinalPartial(struct varlena *v, int64 capacity, double fpr, bool known)
 		q = qf->q;
 		r = qf->r - QF_PARTIAL_EXTRA;
 		if (r < QF_MIN_R || QfPartialExtra(q, r) != QF_PARTIAL_EXTRA)
+			return v;
+
+		/*
+		 * q is the serial q only if no merge of the combine grew the table:
+		 * a growth to q leaves more than QfMaxEntries(q - 1) entries, so a
+		 * state that has no more is the serial table's size (a fuller one
+		 * may be either, and keeps the longer fingerprints)
+		 */
+		if (q == 0 || QfEntries(qf) > QfMaxEntries(q - 1))
 			return v;
 		/* a serial r with fewer extra bits would give the same state */
 		for (int e = 0; e < QF_PARTIAL_EXTRA; e++)
