@@ -58,6 +58,25 @@ CREATE TABLE day_filters AS SELECT s.day, s.f, repeat('x', 1000) AS pad FROM ser
 ANALYZE day_filters;
 EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f) FROM day_filters;
 SELECT bloom_union_agg(f) = (SELECT bloom_agg(item, 5000, 0.01) FROM events) AS union_same FROM day_filters;
+-- self-sized inputs: a union state of 64 kB or more is kept in parts (an expanded object);
+-- in parallel, and with the leader alone (its own partial state reaches the combine in the
+-- same process), the serial union byte for byte (members in a canonical order, repeats once)
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE ss_days AS SELECT d, bloom_agg(d * 1000000 + i) AS f FROM generate_series(1, 8) d, generate_series(1, 50000) i GROUP BY d;
+CREATE TABLE ss_days_many AS SELECT s.d, s.f, repeat('x', 1000) AS pad FROM ss_days s, generate_series(1, 5);
+ANALYZE ss_days_many;
+CREATE TABLE ss_serial AS SELECT bloom_union_agg(f) AS u FROM ss_days_many;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT bloom_union_agg(f) FROM ss_days_many;
+SELECT (SELECT u FROM ss_serial)::text = bloom_union_agg(f)::text AS parallel_same,
+	(bloom_info(bloom_union_agg(f))).members, pg_column_size((SELECT u FROM ss_serial)) > 65536 AS large
+FROM ss_days_many;
+SET parallel_leader_participation = on;
+SET max_parallel_workers = 0;
+SELECT (SELECT u FROM ss_serial)::text = bloom_union_agg(f)::text AS leader_only_same FROM ss_days_many;
+RESET max_parallel_workers;
+SET parallel_leader_participation = off;
+DROP TABLE ss_days, ss_days_many, ss_serial;
 EXPLAIN (COSTS OFF) SELECT bloom_intersect_agg(f) FROM day_filters;
 SELECT bloom_intersect_agg(f) = (SELECT bloom_intersect_agg(f) FROM serial_days) AS intersect_same FROM day_filters;
 

@@ -221,18 +221,24 @@ SELECT d, quotientfilter_agg(d * 100000 + i, 40000, 0.001) AS sized,
 	quotientfilter_agg(d * 100000 + i, 8000, 0.001) AS small,
 	quotientfilter_add(quotientfilter_empty(40000, 0.001), array_agg(d * 100000 + i)) AS fixed,
 	quotientfilter_agg(d * 100000 + i % 700, 40000, 0.001) AS repeats,
-	quotientfilter_agg(d * 100000 + i, 500, 0.001) AS chained
+	quotientfilter_agg(d * 100000 + i, 500, 0.001) AS chained,
+	quotientfilter_add(quotientfilter_create(16, 10), array_agg(d * 100000 + i)) AS created,
+	quotientfilter_add(quotientfilter_create(15, 11), array_agg(d * 100000 + i)) AS created_grows
 FROM generate_series(1, 12) d, generate_series(1, 2000 + d * 100) i GROUP BY d;
-WITH RECURSIVE fold(d, sized, small, fixed, repeats, chained) AS (
-	SELECT d, sized, small, fixed, repeats, chained FROM qf_days WHERE d = 1
+WITH RECURSIVE fold(d, sized, small, fixed, repeats, chained, created, created_grows) AS (
+	SELECT d, sized, small, fixed, repeats, chained, created, created_grows FROM qf_days WHERE d = 1
 	UNION ALL
-	SELECT q.d, f.sized | q.sized, f.small | q.small, f.fixed | q.fixed, f.repeats | q.repeats, f.chained | q.chained
+	SELECT q.d, f.sized | q.sized, f.small | q.small, f.fixed | q.fixed, f.repeats | q.repeats, f.chained | q.chained,
+		f.created | q.created, f.created_grows | q.created_grows
 	FROM fold f JOIN qf_days q ON q.d = f.d + 1)
 SELECT (SELECT quotientfilter_union_agg(sized ORDER BY d) FROM qf_days)::text = sized::text AS sized_same,
 	(SELECT quotientfilter_union_agg(small ORDER BY d) FROM qf_days)::text = small::text AS small_same,
 	(SELECT quotientfilter_union_agg(fixed ORDER BY d) FROM qf_days)::text = fixed::text AS fixed_same,
 	(SELECT quotientfilter_union_agg(repeats ORDER BY d) FROM qf_days)::text = repeats::text AS repeats_same,
 	(SELECT quotientfilter_union_agg(chained ORDER BY d) FROM qf_days)::text = chained::text AS chained_same,
+	(SELECT quotientfilter_union_agg(created ORDER BY d) FROM qf_days)::text = created::text AS created_same,
+	(SELECT quotientfilter_union_agg(created_grows ORDER BY d) FROM qf_days)::text = created_grows::text AS created_grows_same,
+	(quotientfilter_info(created_grows)).q AS created_grows_q,
 	substring(small::text from 'members=\d+') AS small_members, substring(chained::text from 'members=\d+') AS chained_members,
 	(SELECT max(substring(chained::text from 'members=(\d+)')::int) FROM qf_days) AS chained_members_a_day,
 	quotientfilter_cardinality(sized) AS entries
