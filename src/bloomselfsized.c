@@ -2153,6 +2153,19 @@ BloomSsUnionPieces(const BloomMember **pa, int na, const BloomMember **pb, int n
 }
 
 /*
+ * The header of a union whose left side had ninserts_a inserts, out (the
+ * left side's header, or the right's when the left is fixed) made the union
+ * of b's: the tighter target rate of the two, the inserts summed
+ */
+static void
+BloomSsUnionHeader(BloomSs *out, uint64 ninserts_a, const struct varlena *b)
+{
+	if (BloomIsSelfSized(b) && BloomSsTarget(b) < BloomSsTarget(out))
+		out->fpr = ((const BloomSs *) b)->fpr;
+	out->hdr.ninserts = BfPut64(BfAddSat64(ninserts_a, BfGet64(((const BfHeader *) b)->ninserts)));
+}
+
+/*
  * The union of two filters of which at least one is self-sized (same seed,
  * checked by the caller): BloomSsUnionPieces laid out as a new datum, with
  * the tighter target rate of the two self-sized sides.  A fixed filter joins
@@ -2181,10 +2194,7 @@ BloomSsUnion(const struct varlena *a, const struct varlena *b)
 	pieces = palloc((na + nb + 1) * sizeof(BloomMember *));
 	n = BloomSsUnionPieces(pa, na, pb, nb, BloomSsTarget(proto), pieces, &list, &sealed);
 	out = BloomSsBuild(proto, pieces, n);
-	if (sa && sb && BloomSsTarget(sb) < BloomSsTarget(sa))
-		out->fpr = sb->fpr;		/* the tighter target of the two */
-	out->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(((const BfHeader *) a)->ninserts),
-										   BfGet64(((const BfHeader *) b)->ninserts)));
+	BloomSsUnionHeader(out, BfGet64(((const BfHeader *) a)->ninserts), b);
 	if (sealed)
 		pfree(sealed);
 	if (list)
@@ -2322,7 +2332,6 @@ void
 BloomSsUnionStateAdd(Datum d, const struct varlena *b)
 {
 	BloomSsUnionState *us = (BloomSsUnionState *) DatumGetEOHP(d);
-	const BloomSs *sb = BloomIsSelfSized(b) ? (const BloomSs *) b : NULL;
 	const BloomMember **pb,
 			  **pieces,
 			  **old;
@@ -2374,10 +2383,7 @@ BloomSsUnionStateAdd(Datum d, const struct varlena *b)
 		pfree(us->es.flat);		/* the image readers saw is stale */
 		us->es.flat = NULL;
 	}
-	if (sb && BloomSsTarget(sb) < BloomSsTarget(us->head))
-		us->head->fpr = sb->fpr;	/* the tighter target of the two */
-	us->head->hdr.ninserts = BfPut64(BfAddSat64(BfGet64(us->head->hdr.ninserts),
-												BfGet64(((const BfHeader *) b)->ninserts)));
+	BloomSsUnionHeader(us->head, BfGet64(us->head->hdr.ninserts), b);
 	if (sealed)
 		pfree(sealed);
 	if (list)
