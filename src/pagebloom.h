@@ -282,7 +282,6 @@ extern PageBloomState *PbGetState(Relation index);
 extern Buffer PbReadIndexBuffer(Relation index, BlockNumber blkno);
 extern void PbComputeParams(Relation heap, Relation index,
 							PageBloomMetaPageData *meta, bool warn);
-extern double PbBlockedFpr(double nvalues, uint32 nblocks, int blockbits, int k);
 extern double PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits,
 								double kbar, int k);
 extern int	PbParseColumnFpr(const char *str, double *fprs, bool report);

@@ -41,6 +41,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "catalog/index.h"
 #include "commands/progress.h"
@@ -53,7 +54,9 @@
 #include "storage/barrier.h"
 #include "storage/condition_variable.h"
 #include "storage/smgr.h"
+#include "storage/proc.h"
 #include "storage/spin.h"
+#include "storage/sync.h"
 #include "tcop/tcopprot.h"
 #include "utils/rel.h"
 
@@ -102,10 +105,13 @@ typedef struct PbBuildState
 	bool		havesegment;	/* segbits holds segment cursegment */
 	uint32		cursegment;
 	uint32		nextsegment;	/* first segment not yet written */
-	uint64	   *batchsig;		/* signatures of 64 consecutive ranges: for
-								 * block b, batchsig[(b * 64 + i) * maskwords
-								 * + q] is word q of the row mask of range 64
-								 * * curbatch + i (a key's words together) */
+	uint64	   *batchsig;		/* signatures of 64 consecutive ranges:
+								 * batchsig[(i * nblocks + b) * maskwords + q]
+								 * is word q of block b's row mask of range 64
+								 * * curbatch + i (a range's blocks together,
+								 * so the keys of the range being scanned
+								 * touch nblocks * maskwords words, not the
+								 * whole buffer: 32 kB in cache, not 2 MB) */
 	int			maskwords;		/* words of a row mask: blockBits / 64 up */
 	bool		havebatch;
 	uint32		curbatch;
@@ -180,7 +186,8 @@ PbFlushBatch(PbBuildState *bs)
 		uint64	   *words = bs->segbits + (Size) b * PB_PAGE_WORDS;
 		int			q;
 
-		uint64	   *sig = bs->batchsig + (Size) b * 64 * bs->maskwords;
+		uint64	   *sig = bs->batchsig + (Size) b * bs->maskwords;
+		Size		stride = (Size) meta->nblocks * bs->maskwords;
 
 		for (q = 0; q < bs->maskwords; q++)
 		{
@@ -190,7 +197,7 @@ PbFlushBatch(PbBuildState *bs)
 
 			for (i = 0; i < 64; i++)
 			{
-				a[i] = sig[i * bs->maskwords + q];
+				a[i] = sig[i * stride + q];
 				any |= a[i];
 			}
 			if (!any)
@@ -199,8 +206,8 @@ PbFlushBatch(PbBuildState *bs)
 			for (i = 0; i < 64 && q * 64 + i < (int) meta->blockBits; i++)
 				words[(q * 64 + i) * rw + w] |= a[i];
 		}
-		memset(sig, 0, sizeof(uint64) * 64 * bs->maskwords);
 	}
+	memset(bs->batchsig, 0, sizeof(uint64) * 64 * bs->maskwords * meta->nblocks);
 	bs->havebatch = false;
 }
 
@@ -390,7 +397,7 @@ PbBuildCallback(Relation index, ItemPointer tid, Datum *values,
 		{
 			uint64		mask[PB_MASK_WORDS];
 			uint64	   *sig = bs->batchsig +
-				((Size) PbKeyBlock(meta, hashes[i]) * 64 + range % 64) * bs->maskwords;
+				((Size) (range % 64) * meta->nblocks + PbKeyBlock(meta, hashes[i])) * bs->maskwords;
 			int			q;
 
 			PbKeyMask(meta, i, hashes[i], mask);
@@ -799,6 +806,85 @@ PbBuildParallel(Relation heap, Relation index, IndexInfo *indexInfo,
 }
 
 /*
+ * Ask the checkpointer to sync the main fork of index, as writes to shared
+ * buffers do (one request per 1 GB segment file); false if its request queue
+ * is full.  17 and later have smgrregistersync(); before, the request is the
+ * one md.c's writes send (storage/sync.h).
+ */
+static bool
+PbRegisterSync(Relation index)
+{
+	SMgrRelation smgr = RelationGetSmgr(index);
+#if PG_VERSION_NUM >= 170000
+	smgrregistersync(smgr, MAIN_FORKNUM);
+	return true;
+#else
+	BlockNumber nblocks = smgrnblocks(smgr, MAIN_FORKNUM);
+	BlockNumber segno;
+
+	for (segno = 0; segno <= nblocks / ((BlockNumber) RELSEG_SIZE); segno++)
+	{
+		FileTag		tag;
+
+		memset(&tag, 0, sizeof(tag));	/* the tag is hashed whole */
+		tag.handler = SYNC_HANDLER_MD;
+		tag.forknum = MAIN_FORKNUM;
+#if PG_VERSION_NUM >= 160000
+		tag.rlocator = smgr->smgr_rlocator.locator;
+#else
+		tag.rnode = smgr->smgr_rnode.node;
+#endif
+		tag.segno = segno;
+		if (!RegisterSyncRequest(&tag, SYNC_REQUEST, false))
+			return false;
+	}
+	return true;
+#endif
+}
+
+/*
+ * Make the segment pages, written past shared buffers, durable, as 17's
+ * bulk writes do.  A temporary index needs nothing, nor one built without
+ * WAL under wal_level minimal (synced or logged at commit); an unlogged one
+ * must be on disk after a clean shutdown, whose checkpoint syncs what is
+ * registered.  A WAL-logged index is replayed from its WAL after a crash,
+ * unless a checkpoint that began during the build moved the redo point past
+ * some of it: then it is synced now; else the next checkpoint syncs it.  No
+ * checkpoint may begin between the test and the registration
+ * (DELAY_CHKPT_START).  The sync took some 30 ms of a 1M-row, 20 MB build,
+ * and grows with the index.
+ */
+static void
+PbBuildSync(Relation index, XLogRecPtr startRedo)
+{
+	bool		registered;
+
+	if (index->rd_rel->relpersistence == RELPERSISTENCE_TEMP)
+		return;
+	if (!RelationNeedsWAL(index))
+	{
+		if (index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
+			!PbRegisterSync(index))
+			smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
+		return;
+	}
+	Assert((MyProc->delayChkptFlags & DELAY_CHKPT_START) == 0);
+	MyProc->delayChkptFlags |= DELAY_CHKPT_START;
+	registered = startRedo == GetRedoRecPtr() && PbRegisterSync(index);
+	MyProc->delayChkptFlags &= ~DELAY_CHKPT_START;
+	if (!registered)
+	{
+		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
+		elog(DEBUG1, "pagebloom index \"%s\" synced at the end of its build: %s",
+			 RelationGetRelationName(index), startRedo != GetRedoRecPtr() ?
+			 "a checkpoint began during the build" : "the checkpointer's request queue is full");
+	}
+	else
+		elog(DEBUG1, "pagebloom index \"%s\" registered with the checkpointer at the end of its build",
+			 RelationGetRelationName(index));
+}
+
+/*
  * ambuild: size the signature, write the metapage, scan the heap in order
  * and write the segments.
  */
@@ -811,6 +897,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	double		reltuples;
 	BlockNumber heapblocks;
 	int			nworkers;
+	XLogRecPtr	startRedo;
 
 	if (RelationGetNumberOfBlocks(index) != 0)
 		elog(ERROR, "index \"%s\" already contains data",
@@ -830,6 +917,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 				 errdetail("The index may name rows outside the predicate, which the constraint check does not recheck."),
 				 errhint("Use a B-tree index for a partial exclusion constraint, or drop the WHERE clause.")));
 
+	/* a checkpoint that begins after this knows nothing of our writes */
+	startRedo = GetRedoRecPtr();
 	PbComputeParams(heap, index, &meta, true);
 	PbWriteMetaPage(index, &meta);
 
@@ -844,12 +933,13 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	if (nworkers == 0 ||
 		!PbBuildParallel(heap, index, indexInfo, &bs, nworkers, heapblocks, &reltuples))
 	{
+		/* cleared by the callback when the first segment starts */
 		bs.segbits = palloc_extended((Size) meta.nblocks * PB_PAGE_WORDS * sizeof(uint64),
-									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+									 MCXT_ALLOC_HUGE);
 		if (meta.rowSlots > 0)
 			bs.segmap = palloc_extended((Size) (PbSegmentPages(&meta) - meta.nblocks) *
 										PB_PAGE_WORDS * sizeof(uint64),
-										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+										MCXT_ALLOC_HUGE);
 		reltuples = table_index_build_scan(heap, index, indexInfo, false, true,
 										   PbBuildCallback, &bs, NULL);
 		PbFlushBatch(&bs);
@@ -860,19 +950,7 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 			pfree(bs.segmap);
 	}
 
-	/*
-	 * The segment pages bypassed shared buffers, so no checkpoint writes or
-	 * syncs them: sync them now when their WAL may be skipped by a redo that
-	 * starts at a checkpoint taken during the build, and for an unlogged
-	 * index, which a clean shutdown must leave on disk (nbtree's build
-	 * before 17 syncs the first only; 17's bulk writes register both with
-	 * the checkpointer instead, unless a checkpoint began meanwhile).  An
-	 * index built without WAL under wal_level minimal is synced or logged
-	 * at commit, and a temporary one needs neither.
-	 */
-	if (RelationNeedsWAL(index) ||
-		index->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED)
-		smgrimmedsync(RelationGetSmgr(index), MAIN_FORKNUM);
+	PbBuildSync(index, startRedo);
 	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.batchsig);

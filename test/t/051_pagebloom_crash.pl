@@ -28,7 +28,9 @@ sub crash_and_restart
 }
 
 my $node = PostgreSQL::Test::Cluster->new('pb_crash');
-$node->init;
+# wal_level replica (the default node's is minimal, where a new index writes
+# no WAL), until the last section sets minimal
+$node->init(allows_streaming => 1);
 $node->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\n");
 $node->start;
 
@@ -118,20 +120,43 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}), $n,
 	'the index passes verification after a crash following re-summarization');
 
 # a build writes its pages outside shared buffers: a crash right after it,
-# before any checkpoint, must find them (synced at the end of the build and
-# replayed from its full page images)
-$node->safe_psql('postgres', q{
+# before any checkpoint, must find them (replayed from their full page
+# images; the build registers the file with the checkpointer rather than
+# syncing it, as no checkpoint began during the build)
+my ($out, $err);
+$node->psql('postgres', q{
 	CHECKPOINT;
 	CREATE TABLE w WITH (fillfactor = 10) AS
 		SELECT i AS a, 'w' || (i % 5000) AS b FROM generate_series(1, 100000) i;
+	SET client_min_messages = debug1;
 	CREATE INDEX w_pb ON w USING pagebloom (a, b);
 	CREATE INDEX w_pb_small ON w USING pagebloom (a) WITH (pages_per_range = 1, block_bits = 63);
-});
+}, stdout => \$out, stderr => \$err, on_error_die => 1);
+like($err, qr/pagebloom index "w_pb_small" registered with the checkpointer at the end of its build/,
+	'a build during which no checkpoint began leaves the sync to the next checkpoint');
 crash_and_restart($node);
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb') || '/' || pagebloom_verify('w_pb_small')}),
 	'100000/100000', 'indexes built just before a crash pass verification after recovery');
 cmp_ok($node->safe_psql('postgres', q{SELECT segments FROM pagebloom_info('w_pb_small')}), '>', 1,
 	'(one of them spans several segments, each written in batches)');
+
+# a checkpoint that begins during a build, after some of its segments are
+# written (an index expression runs CHECKPOINT at the 90,000th row), moves
+# the redo point past their WAL: the build must sync the file itself
+$node->psql('postgres', q{
+	CREATE FUNCTION ckpt_now() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'CHECKPOINT'; END $$;
+	CREATE FUNCTION ckpt_at(x int) RETURNS int LANGUAGE plpgsql IMMUTABLE
+		AS $$ BEGIN IF x = 90000 THEN PERFORM ckpt_now(); END IF; RETURN x; END $$;
+	SET client_min_messages = debug1;
+	CREATE INDEX w_pb_ckpt ON w USING pagebloom (ckpt_at(a)) WITH (pages_per_range = 1, block_bits = 63);
+}, stdout => \$out, stderr => \$err, on_error_die => 1);
+like($err, qr/pagebloom index "w_pb_ckpt" synced at the end of its build: a checkpoint began during the build/,
+	'a build during which a checkpoint began syncs its file');
+crash_and_restart($node);
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb_ckpt')}), '100000',
+	'and passes verification after a crash');
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT count(*) FROM w WHERE ckpt_at(a) = 4242}), '1',
+	'and finds its rows');
 
 # wal_level = minimal: an index built in the transaction that created its
 # table, or rebuilt, writes no WAL; the commit (and the build's own sync)
