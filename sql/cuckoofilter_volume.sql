@@ -174,3 +174,37 @@ SELECT i.subfilters, i.fingerprint_bits, i.fingerprints,
 	abs((SELECT avg((f @> k)::int) FROM probes) - cuckoofilter_fpr(f)) <= 0.15 * cuckoofilter_fpr(f) AS estimate_within_15pct,
 	cuckoofilter_fpr(u) <= 0.01 AS union_estimate_within_target
 FROM grown, LATERAL cuckoofilter_info(f) i;
+
+-- 7. union rollups (analysts' per-day filters unioned later): 60 day filters sized for a day
+--    (3000 keys at 1%, one day of 12,000 keys whose chain grew), unioned in day order.  The
+--    union chains a sub-filter every few days; past 64 kB its state is an expanded object that
+--    grows in place.  The aggregate must equal the left fold of | byte for byte, and the running
+--    union of a window aggregate (plain states) its last row; no key may be missed.
+CREATE TABLE day_keys AS
+SELECT d, d * 100000 + g AS x FROM generate_series(1, 60) d,
+	generate_series(1, CASE WHEN d = 7 THEN 12000 ELSE 3000 END) g;
+CREATE TABLE day_cf AS SELECT d, cuckoofilter_agg(x, 3000, 0.01) AS f FROM day_keys GROUP BY d;
+CREATE TABLE rollup AS
+WITH RECURSIVE fold AS (
+	SELECT d, f FROM day_cf WHERE d = 1
+	UNION ALL
+	SELECT c.d, fold.f | c.f FROM fold JOIN day_cf c ON c.d = fold.d + 1
+)
+SELECT (SELECT cuckoofilter_union_agg(f ORDER BY d) FROM day_cf) AS agg,
+	(SELECT f FROM fold WHERE d = 60) AS folded,
+	(SELECT w FROM (SELECT d, cuckoofilter_union_agg(f) OVER (ORDER BY d ROWS UNBOUNDED PRECEDING) AS w
+					FROM day_cf) r WHERE d = 60) AS windowed;
+SELECT (cuckoofilter_info(agg)).subfilters > 10 AS chained, pg_column_size(agg) > 64 * 1024 AS past_64kb,
+	(SELECT max((cuckoofilter_info(f)).subfilters) FROM day_cf) > 1 AS an_input_grew,
+	cuckoofilter_send(agg) = cuckoofilter_send(folded) AS agg_equals_fold,
+	cuckoofilter_send(windowed) = cuckoofilter_send(folded) AS window_equals_fold,
+	cuckoofilter_cardinality(agg) = (SELECT count(*) FROM day_keys) AS every_key_stored,
+	(SELECT count(*) FROM day_keys WHERE NOT agg @> x) AS false_negatives,
+	-- the bytes this union had before its state grew in place and its inserts skipped full
+	-- sub-filters without decoding them (both must place every fingerprint where it was)
+	md5(cuckoofilter_send(agg)) = '9c5ec3e970098ff3f28682cfa41d9e56' AS same_bytes_as_before
+FROM rollup;
+-- reading the aggregate's result directly (on PostgreSQL 16 and later, a read-only pointer to the state)
+SELECT cuckoofilter_contains(cuckoofilter_union_agg(f ORDER BY d), 7 * 100000 + 11999) AS grown_day_key,
+	cuckoofilter_cardinality(cuckoofilter_union_agg(f ORDER BY d)) AS keys
+FROM day_cf;

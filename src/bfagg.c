@@ -574,13 +574,22 @@ BfAggFinalGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 /*
  * Transition and combine function of the filter-combining aggregates
  * (union, bloom's intersection): NULL inputs are skipped, the first filter
- * becomes the state (a checked copy), later ones are merged into it.
+ * becomes the state (a checked copy), later ones are merged into it.  A
+ * union that can grow the state (ops->merge_owned) keeps a state of
+ * BF_EXPANDED_MIN_BYTES or more, in a plain aggregate, as an expanded
+ * object, which grows in place: a cuckoo filter union of per-day filters
+ * chains a sub-filter every few inputs, and each one copied the whole state
+ * twice (the function, then the executor taking the new value), the square
+ * of the inputs in all.
  */
 Datum
 BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn merge)
 {
 	struct varlena *state;
+	struct varlena *old;
 	struct varlena *b;
+	BfExpandedState *es;
+	bool		owned;
 	Aggref	   *aggref = BfInAggregate(fcinfo) ? AggGetAggref(fcinfo) : NULL;
 	bool		ahead = ops->ahead_add != NULL && aggref != NULL &&
 		DO_AGGSPLIT_COMBINE(aggref->aggsplit);
@@ -614,6 +623,23 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 		ops->check(state, VARSIZE(state));
 		PG_RETURN_POINTER(state);
 	}
+	owned = !ahead && merge == ops->merge && ops->merge_owned != NULL;
+	if (owned && (es = BfExpandedStateOf(PG_GETARG_DATUM(0), true)) != NULL &&
+		es->build == NULL && BfInAggregate(fcinfo))
+	{
+		/* the expanded state: merged where it is, in its own context */
+		MemoryContext oldcxt;
+		struct varlena *flat;
+
+		b = BfDetoastForRead(PG_GETARG_DATUM(1));
+		ops->check(b, VARSIZE(b));
+		ops->check_compatible(es->flat, b);
+		oldcxt = MemoryContextSwitchTo(es->hdr.eoh_context);
+		flat = ops->merge_owned(es->flat, b);
+		MemoryContextSwitchTo(oldcxt);
+		es->flat = flat;
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
 	state = BfStateForUpdate(fcinfo, 0);
 	if (ahead)
 		state = BfAheadPlainCopy(state, ops);
@@ -627,8 +653,17 @@ BfMergeTransGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops, BfMergeFn mer
 	}
 	ops->check(b, VARSIZE(b));
 	ops->check_compatible(state, b);
+	old = state;
 	state = merge(state, b);
 	if (bah != NULL)
 		state = BfAheadAddPending(state, bah, ops);
+
+	/*
+	 * a state that grew to BF_EXPANDED_MIN_BYTES (a new value: the old one
+	 * is the executor's) becomes an expanded one, outside window aggregates
+	 */
+	if (owned && state != old && VARSIZE(state) >= BF_EXPANDED_MIN_BYTES &&
+		BfInAggregate(fcinfo) && (es = BfExpandedStateWrap(fcinfo, state)) != NULL)
+		PG_RETURN_DATUM(EOHPGetRWDatum(&es->hdr));
 	PG_RETURN_POINTER(state);
 }

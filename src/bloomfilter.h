@@ -578,6 +578,14 @@ typedef struct BfTypeOps
 	/* union of compatible filters: the | operator and the union aggregates */
 	BfMergeFn	merge;
 	/*
+	 * Optional, for a union that can grow the state (cuckoo filter chains):
+	 * merge into a state the caller owns alone, in the current memory
+	 * context, which it may resize in place (repalloc).  A union
+	 * aggregate's state of BF_EXPANDED_MIN_BYTES or more is then kept as an
+	 * expanded object and grows without being copied (BfMergeTransGeneric).
+	 */
+	BfMergeFn	merge_owned;
+	/*
 	 * Total order of any two values (whatever their parameters), 0 exactly
 	 * when they are equal (=): the btree operator class.  An arbitrary order
 	 * for sorting and grouping, not containment.
