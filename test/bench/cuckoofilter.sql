@@ -10,6 +10,15 @@
 --    sub-filters; bloom_agg(x) sizes itself), with the rate each achieved.
 -- 3. Probes of 5M x scale rows against the filters of 1M x scale keys, each given
 --    as a scalar subquery (target <= 1.0).
+-- 4. Union rollups of day filters of 20000 x scale keys: (a) 30 days, each
+--    sized for the month (the way to roll cuckoo filters up: the union inserts
+--    each day into one table), against bloom_union_agg of Bloom filters sized
+--    the same; (b) 120 days, each sized for its day: the union chains a
+--    sub-filter every few days (a fingerprint cannot move to a larger table),
+--    so the rates add up, against bloom_union_agg of self-sized days; and 120
+--    days against 30 (linear in the days: about 4; before the union's state
+--    grew in place and its inserts skipped full sub-filters, about 9, twelfth
+--    session).  The rate of every union beside it.
 --
 -- Every time is the median of alternating runs of the query and its baseline
 -- (bench.compare), so load on the machine hits both alike.
@@ -136,3 +145,57 @@ SELECT bench.report('cuckoofilter', format('probe: WHERE (SELECT f ...) @> x, 1%
 					'bloom, same keys and query', :p5_bloom_ms, '<= 1.0') \g /dev/null
 SELECT bench.report('cuckoofilter', 'probe: WHERE (SELECT f ...) @> x, 1%', :p3_cuckoo_ms,
 					'WHERE x IS NOT NULL (scan floor)', :p3_count_ms, 'report') \g /dev/null
+
+-- ---------------------------------------------------------------------
+-- 4. Union rollups
+-- ---------------------------------------------------------------------
+\echo 4. union rollups
+SELECT greatest(2000, (20000 * :scale)::int) AS n_day \gset
+DROP TABLE IF EXISTS cf_bench_days, cf_bench_month;
+CREATE TABLE cf_bench_month AS
+	SELECT d, cuckoofilter_agg(x, 30 * :n_day, 0.01) AS cf, bloom_agg(x, 30 * :n_day, 0.01) AS b
+	FROM (SELECT d, (random() * 9.2e18)::bigint AS x
+		  FROM generate_series(1, 30) d, generate_series(1, :n_day)) s
+	GROUP BY d;
+CREATE TABLE cf_bench_days AS
+	SELECT d, cuckoofilter_agg(x, :n_day, 0.01) AS cf, bloom_agg(x) AS b
+	FROM (SELECT d, (random() * 9.2e18)::bigint AS x
+		  FROM generate_series(1, 120) d, generate_series(1, :n_day)) s
+	GROUP BY d;
+VACUUM ANALYZE cf_bench_month, cf_bench_days;
+SELECT a_ms AS cf_ms, b_ms AS bloom_ms FROM bench.compare(
+	'SELECT cuckoofilter_union_agg(cf ORDER BY d) FROM cf_bench_month',
+	'SELECT bloom_union_agg(b ORDER BY d) FROM cf_bench_month', :runs) \gset u1_
+SELECT a_ms AS cf_ms, b_ms AS bloom_ms FROM bench.compare(
+	'SELECT cuckoofilter_union_agg(cf ORDER BY d) FROM cf_bench_days',
+	'SELECT bloom_union_agg(b ORDER BY d) FROM cf_bench_days', :runs) \gset u2_
+SELECT a_ms AS cf120_ms, b_ms AS cf30_ms FROM bench.compare(
+	'SELECT cuckoofilter_union_agg(cf ORDER BY d) FROM cf_bench_days',
+	'SELECT cuckoofilter_union_agg(cf ORDER BY d) FROM cf_bench_days WHERE d <= 30', :runs) \gset u3_
+SELECT (SELECT avg((u.cf @> x)::int) FROM cf_bench_nonmembers)::float8 AS cf_fpr,
+	   (SELECT avg((u.b @> x)::int) FROM cf_bench_nonmembers)::float8 AS bloom_fpr,
+	   pg_column_size(u.cf) AS cf_bytes, pg_column_size(u.b) AS bloom_bytes,
+	   (cuckoofilter_info(u.cf)).subfilters AS cf_subfilters
+FROM (SELECT cuckoofilter_union_agg(cf ORDER BY d) AS cf, bloom_union_agg(b ORDER BY d) AS b FROM cf_bench_month) u \gset m_
+SELECT (SELECT avg((u.cf @> x)::int) FROM cf_bench_nonmembers)::float8 AS cf_fpr,
+	   (SELECT avg((u.b @> x)::int) FROM cf_bench_nonmembers)::float8 AS bloom_fpr,
+	   pg_column_size(u.cf) AS cf_bytes, pg_column_size(u.b) AS bloom_bytes,
+	   (cuckoofilter_info(u.cf)).subfilters AS cf_subfilters
+FROM (SELECT cuckoofilter_union_agg(cf ORDER BY d) AS cf, bloom_union_agg(b ORDER BY d) AS b FROM cf_bench_days) u \gset d_
+SELECT 'month-sized' AS days, :m_cf_bytes AS union_cf_bytes, :m_cf_subfilters AS union_cf_subfilters,
+	   round(:m_cf_fpr::numeric, 5) AS union_cf_fpr, :m_bloom_bytes AS union_bloom_bytes,
+	   round(:m_bloom_fpr::numeric, 5) AS union_bloom_fpr
+UNION ALL
+SELECT 'day-sized', :d_cf_bytes, :d_cf_subfilters, round(:d_cf_fpr::numeric, 5), :d_bloom_bytes,
+	   round(:d_bloom_fpr::numeric, 5);
+SELECT bench.report('cuckoofilter', format('cuckoofilter_union_agg of 30 days of %s keys, each sized for 30 x', :n_day),
+	:u1_cf_ms, 'bloom_union_agg, same sizing', :u1_bloom_ms, 'info') \g /dev/null
+SELECT bench.report('cuckoofilter', format('cuckoofilter_union_agg of 30 days of %s keys measured fpr', :n_day),
+	100 * :m_cf_fpr, 'bloom_union_agg measured fpr', 100 * :m_bloom_fpr, 'info', '%') \g /dev/null
+SELECT bench.report('cuckoofilter', format('cuckoofilter_union_agg of 120 days of %s keys, each sized for its day', :n_day),
+	:u2_cf_ms, 'bloom_union_agg of self-sized days', :u2_bloom_ms, 'info') \g /dev/null
+SELECT bench.report('cuckoofilter', 'cuckoofilter_union_agg of 120 days against 30 days',
+	:u3_cf120_ms, 'the same over 30 days', :u3_cf30_ms, 'info') \g /dev/null
+SELECT bench.report('cuckoofilter', format('cuckoofilter_union_agg of 120 days of %s keys measured fpr (day-sized: rates add up)', :n_day),
+	100 * :d_cf_fpr, 'bloom_union_agg measured fpr', 100 * :d_bloom_fpr, 'info', '%') \g /dev/null
+DROP TABLE cf_bench_days, cf_bench_month;
