@@ -1518,7 +1518,10 @@ CfCheckCompatible(const void *a_arg, const void *b_arg)
  * order sub-filter, bucket, entry, then victim.  A fingerprint from a
  * sub-filter of N buckets goes into the first sub-filter of *pa of at most
  * N buckets with room; when there is none, a sub-filter of N buckets is
- * chained (*pa resized in place with inplace).
+ * chained (*pa resized in place with inplace, and after the first chained
+ * one in any case: that copy is ours; copying again for every further one
+ * kept a copy of the whole filter per chained sub-filter until the call's
+ * memory was reset, gigabytes for a parallel combine of many day filters).
  */
 static void
 CfUnionInto(CuckooFilter **pa, const CuckooFilter *b, bool inplace)
@@ -1553,7 +1556,12 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b, bool inplace)
 			CfBucketGet(table, i, f, e);
 			for (j = 0; j < CF_BUCKET_SIZE; j++)
 				if (e[j] != 0)
+				{
+					CuckooFilter *before = *pa;
+
 					(void) CfChainInsert(pa, i, e[j], s.level, s.level, inplace, &hint);
+					inplace |= (*pa != before);
+				}
 		}
 		if (s.victim_used)
 			(void) CfChainInsert(pa, s.victim_bucket, s.victim_fp, s.level, s.level, inplace, &hint);

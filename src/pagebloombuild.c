@@ -822,7 +822,11 @@ PbRegisterSync(Relation index)
 	BlockNumber nblocks = smgrnblocks(smgr, MAIN_FORKNUM);
 	BlockNumber segno;
 
-	for (segno = 0; segno <= nblocks / ((BlockNumber) RELSEG_SIZE); segno++)
+	/*
+	 * the segment files that exist: a request for one past the last (an
+	 * index of exactly N GB) fails the checkpoint's sync with ENOENT, a PANIC
+	 */
+	for (segno = 0; (uint64) segno * RELSEG_SIZE < nblocks; segno++)
 	{
 		FileTag		tag;
 
