@@ -123,7 +123,6 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('t_pb')}), $n,
 # before any checkpoint, must find them (replayed from their full page
 # images; the build registers the file with the checkpointer rather than
 # syncing it, as no checkpoint began during the build)
-my ($out, $err);
 $node->psql('postgres', q{
 	CHECKPOINT;
 	CREATE TABLE w WITH (fillfactor = 10) AS
@@ -142,11 +141,13 @@ cmp_ok($node->safe_psql('postgres', q{SELECT segments FROM pagebloom_info('w_pb_
 
 # a checkpoint that begins during a build, after some of its segments are
 # written (an index expression runs CHECKPOINT at the 90,000th row), moves
-# the redo point past their WAL: the build must sync the file itself
+# the redo point past their WAL: the build must sync the file itself (the
+# expression names its schema: PostgreSQL 17 and later build indexes with
+# search_path = pg_catalog, pg_temp)
 $node->psql('postgres', q{
 	CREATE FUNCTION ckpt_now() RETURNS void LANGUAGE plpgsql AS $$ BEGIN EXECUTE 'CHECKPOINT'; END $$;
 	CREATE FUNCTION ckpt_at(x int) RETURNS int LANGUAGE plpgsql IMMUTABLE
-		AS $$ BEGIN IF x = 90000 THEN PERFORM ckpt_now(); END IF; RETURN x; END $$;
+		AS $$ BEGIN IF x = 90000 THEN PERFORM public.ckpt_now(); END IF; RETURN x; END $$;
 	SET client_min_messages = debug1;
 	CREATE INDEX w_pb_ckpt ON w USING pagebloom (ckpt_at(a)) WITH (pages_per_range = 1, block_bits = 63);
 }, stdout => \$out, stderr => \$err, on_error_die => 1);
