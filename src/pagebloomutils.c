@@ -61,9 +61,15 @@ PG_FUNCTION_INFO_V1(pagebloom_info);
 
 /*
  * The false-positive rates, for k = 1 .. PB_MAX_K, of a probe with k bits of a
- * blocked Bloom filter whose keys set kbar bits each on average: the probed
- * block holds j other keys (Poisson), each bit of it is set with probability
- * 1 - (1 - 1/B)^(kbar j).  f[k] receives the rate for k (f[0] unused).
+ * blocked Bloom filter of nvalues keys in nblocks blocks of blockbits bits:
+ * the probed block holds j other keys (Poisson, mean nvalues / nblocks), each
+ * bit of it is set with probability 1 - (1 - 1/B)^(s j) when keys set s bits.
+ * With kbar > 0 the keys set kbar bits each on average, whatever k; with
+ * kbar = 0 they set k bits, as the probe (the rate of an index whose keys
+ * all have k bits).  One pass over j: the Poisson weight and (1 - 1/B)^j once
+ * per j, the powers for each k by multiplication (evaluating each k on its
+ * own made the parameter search about 45 ms of a 1M-row build, until
+ * 2026-11-27).  f[k] receives the rate for k (f[0] unused).
  */
 static void
 PbBlockedFprAll(double nvalues, uint32 nblocks, int blockbits, double kbar,
@@ -71,6 +77,7 @@ PbBlockedFprAll(double nvalues, uint32 nblocks, int blockbits, double kbar,
 {
 	double		lambda = nvalues / (double) nblocks;
 	double		q = 1.0 - 1.0 / blockbits;
+	double		loglambda;
 	int			jmax;
 	int			j;
 	int			k;
@@ -84,20 +91,44 @@ PbBlockedFprAll(double nvalues, uint32 nblocks, int blockbits, double kbar,
 		double		a = 1.0 - pow(q, kbar * lambda);
 
 		for (k = 1; k <= PB_MAX_K; k++)
-			f[k] = pow(a, k);
+			f[k] = kbar > 0 ? pow(a, k) : pow(1.0 - pow(q, k * lambda), k);
 		return;
 	}
+	loglambda = log(lambda);
 	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
 	for (j = 0; j <= jmax; j++)
 	{
-		double		p = exp(-lambda + j * log(lambda) - lgamma(j + 1.0));
-		double		a = 1.0 - pow(q, kbar * j);
-		double		t = a;
+		double		p = exp(-lambda + j * loglambda - lgamma(j + 1.0));
 
-		for (k = 1; k <= PB_MAX_K; k++)
+		if (kbar > 0)
 		{
-			f[k] += p * t;
-			t *= a;
+			double		a = 1.0 - pow(q, kbar * j);
+			double		t = a;
+
+			for (k = 1; k <= PB_MAX_K; k++)
+			{
+				f[k] += p * t;
+				t *= a;
+			}
+		}
+		else
+		{
+			double		qj = pow(q, (double) j);
+			double		qk = 1.0;
+
+			for (k = 1; k <= PB_MAX_K; k++)
+			{
+				double		a;
+				double		ak;
+				int			i;
+
+				qk *= qj;		/* q^(k j) */
+				a = 1.0 - qk;
+				ak = a;
+				for (i = 1; i < k; i++)
+					ak *= a;
+				f[k] += p * ak;
+			}
 		}
 	}
 	for (k = 1; k <= PB_MAX_K; k++)
@@ -114,61 +145,6 @@ PbBlockedFprMixed(double nvalues, uint32 nblocks, int blockbits, double kbar, in
 	return f[Max(Min(k, PB_MAX_K), 1)];
 }
 
-/*
- * The false-positive rates, for k = 1 .. PB_MAX_K, of a one-key probe of a
- * blocked Bloom signature, nvalues keys spread over nblocks blocks of
- * blockbits bits, every key setting k bits; the load of the probed block is
- * Poisson with mean nvalues / nblocks.  One pass over the load: the load's weight and (1 - 1/B)^j are computed once per j
- * and the powers for each k by multiplication, which made the parameter
- * search of a build some fifteen times cheaper (it took about 45 ms of a
- * 1M-row build).  f[k] receives the rate for k (f[0] unused).
- */
-static void
-PbBlockedFprEachK(double nvalues, uint32 nblocks, int blockbits, double *f)
-{
-	double		lambda = nvalues / (double) nblocks;
-	double		q = 1.0 - 1.0 / blockbits;
-	double		loglambda;
-	int			jmax;
-	int			j;
-	int			k;
-
-	for (k = 0; k <= PB_MAX_K; k++)
-		f[k] = 0.0;
-	if (lambda <= 0)
-		return;
-	if (lambda > 20000)
-	{
-		for (k = 1; k <= PB_MAX_K; k++)
-			f[k] = pow(1.0 - pow(q, k * lambda), k);
-		return;
-	}
-	loglambda = log(lambda);
-	jmax = (int) (lambda + 12 * sqrt(lambda) + 30);
-	for (j = 0; j <= jmax; j++)
-	{
-		double		p = exp(-lambda + j * loglambda - lgamma(j + 1.0));
-		double		qj = pow(q, (double) j);
-		double		qk = 1.0;
-
-		for (k = 1; k <= PB_MAX_K; k++)
-		{
-			double		a;
-			double		ak;
-			int			i;
-
-			qk *= qj;			/* q^(k j) */
-			a = 1.0 - qk;
-			ak = a;
-			for (i = 1; i < k; i++)
-				ak *= a;
-			f[k] += p * ak;
-		}
-	}
-	for (k = 1; k <= PB_MAX_K; k++)
-		f[k] = Min(f[k], 1.0);
-}
-
 /* The best k for a load, all keys with k bits, and its false-positive rate */
 static int
 PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
@@ -178,7 +154,7 @@ PbBestK(double nvalues, uint32 nblocks, int blockbits, double *fpr)
 	double		best = 2.0;
 	int			k;
 
-	PbBlockedFprEachK(nvalues, nblocks, blockbits, f);
+	PbBlockedFprAll(nvalues, nblocks, blockbits, 0, f);
 	for (k = 1; k <= PB_MAX_K; k++)
 	{
 		if (f[k] < best)
