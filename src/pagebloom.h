@@ -21,7 +21,7 @@
  * per segment and ANDs k rows of rowWords words; an insert touches one
  * page per indexed column.
  *
- * The row map (meta->rowSlots > 0, from version 3): for every heap page, a
+ * The row map (meta->rowSlots > 0): for every heap page, a
  * 16-bit fingerprint of each column's key for each of the line pointers
  * 1 .. rowSlots, kept per column on row map pages that each cover
  * PbMapRangesPerPage consecutive ranges.  A probe reads the row map page of
@@ -29,6 +29,11 @@
  * whose fingerprint matches, as exact TIDs (to recheck), instead of whole
  * heap pages; rows past rowSlots set the heap page's overflow bit and make
  * it a lossy page.  An insert writes one row map page per column.
+ *
+ * The metapage's extent is the number of index blocks that exist: the
+ * insert that adds pages raises it before it sets bits on them, so a scan
+ * reads it (and the heap's size this backend last saw) instead of asking
+ * the files for their sizes.
  */
 #ifndef PAGEBLOOM_H
 #define PAGEBLOOM_H
@@ -50,8 +55,7 @@
 #include "utils/relcache.h"
 
 #define PB_MAGIC			0x50424C4DU /* "PBLM" */
-#define PB_VERSION			3
-#define PB_MIN_VERSION		2	/* version 2: no row map */
+#define PB_VERSION			4	/* earlier versions were never released */
 #define PB_METAPAGE_BLKNO	0
 
 /* Special space of every page */
@@ -182,11 +186,14 @@ typedef struct PageBloomMetaPageData
 	float8		rowsPerRange;	/* design load: rows per range */
 	uint32		signatureBitsOption;	/* reloption, 0 = computed */
 	uint32		rowSlots;		/* row map: line pointers per heap page, 0 =
-								 * no row map (always 0 in version 2) */
+								 * no row map */
 	uint8		kcol[INDEX_MAX_KEYS];	/* bits per key of each column; k is
 										 * their maximum */
 	float4		designFprCol[INDEX_MAX_KEYS];	/* design FPR of each column;
 												 * designFpr is the maximum */
+	uint32		extentBlocks;	/* index blocks that exist: the build's, and
+								 * every later extension's, raised before the
+								 * new pages are used (PbRaiseExtent) */
 } PageBloomMetaPageData;
 
 #define PageBloomPageGetMeta(page) \
@@ -212,7 +219,8 @@ typedef struct PageBloomState
 {
 	PageBloomMetaPageData meta;
 	int			natts;
-	BlockNumber knownBlocks;	/* index blocks known to exist on disk */
+	BlockNumber knownBlocks;	/* index blocks known to be in the
+								 * metapage's extent */
 	BfHasher	hashers[INDEX_MAX_KEYS];
 	uint32		nrecent;		/* entries of recentBuffers: a power of 2,
 								 * or 0 (a temporary index) */
@@ -297,6 +305,8 @@ extern uint32 PbChooseRowWords(double nranges, double nvalues, double falseCost,
 extern double PbFalseRangeCost(bool rowmap, double ppr, double rows);
 extern BlockNumber PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range);
 extern void PbEnsureRange(Relation index, PageBloomState *state, uint64 range);
+extern void PbRaiseExtent(Relation index, BlockNumber nblocks);
+extern BlockNumber PbReadExtent(Relation index);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes,
 					  ItemPointer tid);

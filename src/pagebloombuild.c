@@ -954,8 +954,10 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 			pfree(bs.segmap);
 	}
 
-	PbBuildSync(index, startRedo);
+	/* the metapage's extent: every page written */
 	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
+	PbRaiseExtent(index, bs.state->knownBlocks);
+	PbBuildSync(index, startRedo);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.batchsig);
 	pfree(bs.wpagesraw);

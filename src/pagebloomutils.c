@@ -938,6 +938,7 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	meta->rowsPerRange = density * ppr;
 	meta->signatureBitsOption = sigbits;
 	meta->rowSlots = (uint32) slots;
+	meta->extentBlocks = 1;		/* the metapage; raised by the build */
 	meta->k = 0;
 	meta->designFpr = 0;
 	for (c = 0; c < ncols; c++)
@@ -1034,8 +1035,7 @@ PbCheckMetaPage(Relation index, Page page)
 				 errmsg("index \"%s\" is not a valid pagebloom index",
 						RelationGetRelationName(index)),
 				 errhint("REINDEX the index.")));
-	if (meta->version < PB_MIN_VERSION || meta->version > PB_VERSION ||
-		(meta->version < 3 && meta->rowSlots != 0) ||
+	if (meta->version != PB_VERSION || meta->extentBlocks < 1 ||
 		meta->rowSlots > MaxHeapTuplesPerPage ||
 		(meta->rowSlots > 0 &&
 		 ((uint64) meta->pagesPerRange * meta->rowSlots > PB_MAP_SLOTS ||
@@ -1269,8 +1269,55 @@ PbEnsureRange(Relation index, PageBloomState *state, uint64 range)
 		UnlockReleaseBuffer(buf);
 		nrel = blkno + 1;
 	}
+
+	/*
+	 * Scans take the index's size from the metapage: raise it before any bit
+	 * is set on the new pages (also over pages that a crash left beyond it,
+	 * which no row ever used)
+	 */
+	PbRaiseExtent(index, nrel);
 	UnlockRelationForExtension(index, ExclusiveLock);
 	state->knownBlocks = nrel;
+}
+
+/*
+ * Raise the metapage's extent to nblocks, WAL-logged.  The
+ * caller holds the relation extension lock (or builds the index), so the
+ * extent only grows and always names existing pages.
+ */
+void
+PbRaiseExtent(Relation index, BlockNumber nblocks)
+{
+	Buffer		buf = ReadBuffer(index, PB_METAPAGE_BLKNO);
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (PageBloomPageGetMeta(BufferGetPage(buf))->extentBlocks < nblocks)
+	{
+		GenericXLogState *gx = GenericXLogStart(index);
+		Page		page = GenericXLogRegisterBuffer(gx, buf, 0);
+
+		PageBloomPageGetMeta(page)->extentBlocks = nblocks;
+		GenericXLogFinish(gx);
+	}
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * The metapage's extent: every index block below it exists, and
+ * every row a scan's snapshot sees has its bits below it, since its insert
+ * raised the extent before setting them.  One share-locked read of the
+ * metapage instead of a size lookup (a system call) per scan.
+ */
+BlockNumber
+PbReadExtent(Relation index)
+{
+	Buffer		buf = PbReadIndexBuffer(index, PB_METAPAGE_BLKNO);
+	BlockNumber extent;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	extent = PageBloomPageGetMeta(BufferGetPage(buf))->extentBlocks;
+	UnlockReleaseBuffer(buf);
+	return extent;
 }
 
 typedef struct PbPendingKey
