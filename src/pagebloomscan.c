@@ -14,16 +14,15 @@
  *
  * amgetbitmap walks the segments the metapage's extent names (the rows a
  * scan's snapshot sees are all below it: their inserts raised it first).
- * For each segment it keeps a 1024-bit
- * candidate set of ranges, starting full; each key ANDs into it the OR over
- * its values of the AND of the value's k rows in the value's slice page.  A
- * segment whose candidates are all gone stops reading pages.  With a row map,
- * each surviving range's row map page of the first key's column (the key
- * with the fewest values) is read and the rows whose fingerprint matches one
- * of that key's values that passed the range go into the bitmap as exact
- * TIDs (PbAddRangeRows), filtered by the other keys' row maps when many
- * rows match; without one, every heap page of every surviving range goes in
- * as a lossy page.  Either way the executor rechecks the rows.  Pages are
+ * For each segment it keeps a 1024-bit candidate set of ranges, starting
+ * full; each key ANDs into it the OR over its values of the AND of the
+ * value's k rows in the value's slice page.  A segment whose candidates
+ * are all gone stops reading pages.  With a row map, each surviving range's
+ * row map page of the first key's column (the key with the fewest values)
+ * is read and the rows whose fingerprint matches one of that key's values
+ * that passed the range go into the bitmap as exact TIDs (PbAddRangeRows),
+ * filtered by the other keys' row maps when many rows match; without one,
+ * every heap page of every surviving range goes in as a lossy page.  Either way the executor rechecks the rows.  Pages are
  * read one at a time under a share lock (PbLockPage); each page is either
  * before or after any concurrent change (both are supersets of the tuples
  * the scan may see), and a slice page beyond the end of the index or never
@@ -736,9 +735,10 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 
 /*
  * Whether range (a candidate) has heap pages.  A range that reaches past the
- * heap's size known at scan start (a hint: PbScanStart) first asks the heap's file, once per scan: the rows the range's bits stand
- * for may be on pages added since, and a page past the end (a table that
- * VACUUM truncated keeps its bits) must not be output.
+ * heap's size known at scan start (a hint: PbScanStart) first asks the
+ * heap's file, once per scan: the rows the range's bits stand for may be on
+ * pages added since, and a page past the end (a table that VACUUM truncated
+ * keeps its bits) must not be output.
  */
 static bool
 PbRangeInHeap(IndexScanDesc scan, uint64 range)

@@ -1281,9 +1281,9 @@ PbEnsureRange(Relation index, PageBloomState *state, uint64 range)
 }
 
 /*
- * Raise the metapage's extent to nblocks, WAL-logged.  The
- * caller holds the relation extension lock (or builds the index), so the
- * extent only grows and always names existing pages.
+ * Raise the metapage's extent to nblocks, WAL-logged.  The caller holds the
+ * relation extension lock (or builds the index), so the extent only grows
+ * and always names existing pages.
  */
 void
 PbRaiseExtent(Relation index, BlockNumber nblocks)
