@@ -12,7 +12,8 @@
 # marks the index (indcheckxmin) as a serial build does; REINDEX and VACUUM
 # FULL build in parallel too; progress shows the blocks and tuples of all
 # participants; the index survives a crash, also when built without WAL under
-# wal_level minimal.
+# wal_level minimal; builds whose image comes from the region that
+# min_dynamic_shared_memory reserves (not zero-filled) write the same pages.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -272,6 +273,42 @@ $node->stop('immediate');
 $node->start;
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('m_pb') = (SELECT count(*) FROM m)}), 't',
 	'wal_level minimal: after a crash every row\'s keys are in the index');
+
+# the segment image starts zeroed without being cleared when its dynamic
+# shared memory segment is new (zero-filled by the operating system); carved
+# from the main region that min_dynamic_shared_memory reserves, it may hold
+# an earlier build's bits and is cleared: two builds in a row (the second
+# takes the pages the first freed, full of its bits) write the serial
+# build's pages
+$node->append_conf('postgresql.conf', "min_dynamic_shared_memory = 64MB\n");
+$node->restart;
+cmp_ok($node->safe_psql('postgres', q{SELECT size FROM pg_shmem_allocations
+	WHERE name = 'Preallocated DSM'}), '>=', 64 * 1024 * 1024,
+	'min_dynamic_shared_memory reserved its region');
+my %serial_now;		# the heap was rewritten (VACUUM FULL) since %serial
+foreach my $name ('expressions, predicate', 'row map', 'no row map')
+{
+	$serial_now{$name} = $node->safe_psql('postgres', qq{
+		SET max_parallel_maintenance_workers = 0;
+		CREATE INDEX p_pb2 ON p USING pagebloom $indexes{$name};
+		SELECT digest('p_pb2');
+		DROP INDEX p_pb2;
+	});
+}
+foreach my $name ('expressions, predicate', 'row map', 'no row map', 'row map')
+{
+	my ($out, $err) = ('', '');
+	$node->psql('postgres', qq{
+		SET client_min_messages = debug1;
+		CREATE INDEX p_pb2 ON p USING pagebloom $indexes{$name};
+		RESET client_min_messages;
+		SELECT digest('p_pb2');
+		DROP INDEX p_pb2;
+	}, stdout => \$out, stderr => \$err, on_error_die => 1);
+	like($err, qr/pagebloom build of "p_pb2": [12] of 2 parallel workers launched/,
+		"min_dynamic_shared_memory, $name: parallel");
+	is($out, $serial_now{$name}, "min_dynamic_shared_memory, $name: the serial build's pages");
+}
 
 $node->stop;
 done_testing();
