@@ -1320,77 +1320,6 @@ PbReadExtent(Relation index)
 	return extent;
 }
 
-typedef struct PbPendingKey
-{
-	BlockNumber blkno;
-	int			nrows;			/* slice page: rows of the key; -1: row map */
-	uint16		rows[PB_MAX_K];
-	uint16		fp;				/* row map: the fingerprint */
-} PbPendingKey;
-
-/*
- * The words of a row map page (indexes into its words) that a row's entry
- * changes, and their new values: the words holding its slot's high and low
- * bytes, set to fp's, or, past the slots, the word of its heap page's
- * overflow bit.  Returns how many (1 or 2).
- */
-static inline int
-PbMapEntryWords(const PageBloomMetaPageData *meta, const uint64 *words,
-				uint32 hidx, OffsetNumber off, uint16 fp, uint32 *idx, uint64 *newval)
-{
-	uint32		slot;
-	int			h;
-
-	if (off > meta->rowSlots)
-	{
-		idx[0] = hidx / 64;
-		newval[0] = words[idx[0]] | (UINT64CONST(1) << (hidx % 64));
-		return 1;
-	}
-	slot = hidx * meta->rowSlots + (off - 1);
-	for (h = 0; h < 2; h++)
-	{
-		/* byte offset in the words after the overflow words */
-		uint32		b = (h == 0 ? 0 : PB_MAP_SLOTS) + slot;
-		uint8		v = (uint8) (h == 0 ? fp >> 8 : fp);
-		uint64		w;
-
-		idx[h] = PB_MAP_OVERFLOW_WORDS + b / 8;
-		w = words[idx[h]];
-		memcpy((char *) &w + b % 8, &v, 1);
-		newval[h] = w;
-	}
-	return 2;
-}
-
-/*
- * Sort a row's pending keys by block number: an insertion sort, since there
- * are at most two per column, the row map keys come already in order after
- * the slice keys, and qsort's calls through a comparator took 6% of an
- * insert into a six-column index (profiled; inserts 6 - 8% faster without)
- */
-static void
-PbSortPendingKeys(PbPendingKey *keys, int n)
-{
-	int			i;
-
-	for (i = 1; i < n; i++)
-	{
-		PbPendingKey k;
-		int			j = i;
-
-		if (keys[i - 1].blkno <= keys[i].blkno)
-			continue;
-		k = keys[i];
-		while (j > 0 && keys[j - 1].blkno > k.blkno)
-		{
-			keys[j] = keys[j - 1];
-			j--;
-		}
-		keys[j] = k;
-	}
-}
-
 /* Are all the bits of a key set for a range? */
 static inline bool
 PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
@@ -1405,212 +1334,347 @@ PbKeyBitsSet(const uint64 *words, uint32 rowwords, const uint16 *rows, int k,
 }
 
 /*
- * Set the bits of some keys for one range (bit rangebit of segment segment)
- * and, given the heap tuple's tid and a row map, its row map entries (one
- * page per column, after the slice pages in block order: one pass, up to
- * four pages per record).  The pages must exist (PbEnsureRange).
+ * One key of a row to set: k rows of its block's slice page for the row's
+ * range, or the row's entry in its column's row map page
+ */
+typedef struct PbKeyOp
+{
+	BlockNumber blkno;
+	int16		nrows;			/* slice page: rows of the key; -1: row map */
+	uint16		word;			/* slice page: the range's word in a row */
+	uint64		mask;			/* slice page: the range's bit in that word */
+	uint32		hidx;			/* row map: the heap page's index in the page */
+	OffsetNumber heapoff;		/* row map: the tuple's line pointer */
+	uint16		fp;				/* row map: the fingerprint */
+	uint16		rows[PB_MAX_K];
+} PbKeyOp;
+
+/*
+ * The new words of one locked page: the words the keys change, copied from
+ * the page when first touched (nv), and which (touched, in list)
+ */
+typedef struct PbPageWork
+{
+	uint64		touched[(PB_PAGE_WORDS + 63) / 64];
+	uint16		list[PB_PAGE_WORDS];
+	int			nlist;
+	uint64		nv[PB_PAGE_WORDS];
+} PbPageWork;
+
+/* PbSetRows' work areas: one per page of a WAL record, and their deltas */
+static PbPageWork *pbSetWork = NULL;
+static char *pbSetDelta = NULL;
+
+/* The new value of word idx of a page being changed, taken from it at first */
+static inline uint64 *
+PbWorkWord(PbPageWork *pw, const uint64 *words, uint32 idx)
+{
+	if (!(pw->touched[idx / 64] & (UINT64CONST(1) << (idx % 64))))
+	{
+		pw->touched[idx / 64] |= UINT64CONST(1) << (idx % 64);
+		pw->list[pw->nlist++] = (uint16) idx;
+		pw->nv[idx] = words[idx];
+	}
+	return &pw->nv[idx];
+}
+
+/*
+ * Apply one key to the new words of its page: its rows' bit for the range,
+ * or the row map entry: the slot's high and low bytes set to fp's, or, past
+ * the slots, the overflow bit of its heap page
+ */
+static inline void
+PbApplyKeyOp(const PageBloomMetaPageData *meta, PbPageWork *pw,
+			 const uint64 *words, const PbKeyOp *op)
+{
+	int			r;
+
+	if (op->nrows < 0)
+	{
+		uint32		slot;
+		int			h;
+
+		if (op->heapoff > meta->rowSlots)
+		{
+			*PbWorkWord(pw, words, op->hidx / 64) |= UINT64CONST(1) << (op->hidx % 64);
+			return;
+		}
+		slot = op->hidx * meta->rowSlots + (op->heapoff - 1);
+		for (h = 0; h < 2; h++)
+		{
+			/* byte offset in the words after the overflow words */
+			uint32		b = (h == 0 ? 0 : PB_MAP_SLOTS) + slot;
+			uint8		v = (uint8) (h == 0 ? op->fp >> 8 : op->fp);
+			uint64	   *w = PbWorkWord(pw, words, PB_MAP_OVERFLOW_WORDS + b / 8);
+
+			memcpy((char *) w + b % 8, &v, 1);
+		}
+		return;
+	}
+	for (r = 0; r < op->nrows; r++)
+	{
+		uint32		idx = op->rows[r] * meta->rowWords + op->word;
+
+		if (!(words[idx] & op->mask))
+			*PbWorkWord(pw, words, idx) |= op->mask;
+	}
+}
+
+/*
+ * Order keys by block number, keeping the order of the keys of one block
+ * (a later row's entry in a row map slot must win): an insertion sort for
+ * one row's keys (at most two per column, the row map keys already in order
+ * after the slice keys; qsort's comparator calls took 6% of a one-row
+ * insert), else a stable radix sort of the block numbers' offsets from the
+ * least, a byte at a time
+ */
+static void
+PbSortKeyOps(const PbKeyOp *ops, int n, uint32 *order)
+{
+	BlockNumber minblk = InvalidBlockNumber;
+	BlockNumber maxblk = 0;
+	uint32	   *tmp;
+	int			i;
+	int			shift;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	if (n <= 2 * INDEX_MAX_KEYS)
+	{
+		for (i = 1; i < n; i++)
+		{
+			uint32		k = order[i];
+			int			j = i;
+
+			while (j > 0 && ops[order[j - 1]].blkno > ops[k].blkno)
+			{
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = k;
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+	{
+		minblk = Min(minblk, ops[i].blkno);
+		maxblk = Max(maxblk, ops[i].blkno);
+	}
+	tmp = palloc(sizeof(uint32) * n);
+	for (shift = 0; shift < 32 && ((maxblk - minblk) >> shift) != 0; shift += 8)
+	{
+		int			count[257] = {0};
+
+		for (i = 0; i < n; i++)
+			count[(((ops[order[i]].blkno - minblk) >> shift) & 0xFF) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[count[((ops[order[i]].blkno - minblk) >> shift) & 0xFF]++] = order[i];
+		memcpy(order, tmp, sizeof(uint32) * n);
+	}
+	pfree(tmp);
+}
+
+/*
+ * Set the keys of nrows heap tuples of segment 'segment': for row i, the
+ * nhashes keys hashes[i * nhashes ..] for its range (bit rangebits[i] of the
+ * segment) and, given tids and a row map, the row's row map entries.  Every
+ * page is changed once, under its exclusive lock, however many keys it gets:
+ * pages are locked in block order, up to four at a time (a generic WAL
+ * record's limit).  The pages must exist (PbEnsureRange).
  *
  * The WAL record is a generic WAL record (RM_GENERIC_ID, replayed by
  * PostgreSQL's generic_redo) written directly: since we know exactly which
  * words change, the delta is one fragment (offset, length, new bytes) per
- * changed word, of its changed bytes (usually one), instead of the page
- * copy and byte-wise page comparison of GenericXLogRegisterBuffer/
- * GenericXLogFinish.  A never-initialized page is
- * initialized and logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.
+ * changed word, of its changed bytes (usually one), instead of the page copy
+ * and byte-wise page comparison of GenericXLogRegisterBuffer/
+ * GenericXLogFinish; a page with more changes than half a page of delta
+ * is logged as a full image.  A never-initialized page is initialized and
+ * logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.  A page whose
+ * words all have the bits already is only read.
  */
-/* Pages of a row that PbSetKeys pins (and prefetches from) before locking */
-#define PB_INSERT_PIN_AHEAD		16
-
 void
-PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
-		  uint32 rangebit, const uint64 *hashes, int nhashes, ItemPointer tid)
+PbSetRows(Relation index, PageBloomState *state, uint32 segment, int nrows,
+		  const uint32 *rangebits, const uint64 *hashes, int nhashes,
+		  const ItemPointerData *tids)
 {
 	const PageBloomMetaPageData *meta = &state->meta;
-	PbPendingKey keys[2 * INDEX_MAX_KEYS];
-	Buffer		pinned[2 * INDEX_MAX_KEYS];
-	int			npinned = 0;
-	uint32		word = rangebit / 64;
-	uint64		mask = UINT64CONST(1) << (rangebit % 64);
+	bool		rowmap = tids != NULL && meta->rowSlots > 0;
+	int			nops = nrows * nhashes * (rowmap ? 2 : 1);
+	PbKeyOp		oneops[2 * INDEX_MAX_KEYS];
+	uint32		oneorder[2 * INDEX_MAX_KEYS];
+	PbKeyOp    *ops;
+	uint32	   *order;
+	PbPageWork *work;
+	char	   *delta;
 	bool		needwal = RelationNeedsWAL(index);
-	uint32		hidx = 0;
-	OffsetNumber heapoff = 0;
-	int			nkeys = 0;
+	int			row;
+	int			n = 0;
 	int			i;
 
 	Assert(nhashes <= INDEX_MAX_KEYS);
-	for (i = 0; i < nhashes; i++)
+	if (nops <= 2 * INDEX_MAX_KEYS)
 	{
-		keys[nkeys].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, hashes[i]));
-		keys[nkeys].nrows = PbKeyRows(meta, i, hashes[i], keys[nkeys].rows);
-		nkeys++;
+		ops = oneops;
+		order = oneorder;
 	}
-	/* the row map entries of the tuple: one page per column, after the slices */
-	if (tid != NULL && meta->rowSlots > 0)
+	else
 	{
-		hidx = PbMapHeapIndex(meta, ItemPointerGetBlockNumber(tid));
-		heapoff = ItemPointerGetOffsetNumber(tid);
+		ops = palloc(sizeof(PbKeyOp) * nops);
+		order = palloc(sizeof(uint32) * nops);
+	}
+	/* the page work areas (73 kB), kept for the backend's life */
+	if (pbSetWork == NULL)
+	{
+		pbSetWork = MemoryContextAlloc(TopMemoryContext,
+									   sizeof(PbPageWork) * MAX_GENERIC_XLOG_PAGES);
+		pbSetDelta = MemoryContextAlloc(TopMemoryContext,
+										(Size) MAX_GENERIC_XLOG_PAGES * BLCKSZ);
+	}
+	work = pbSetWork;
+	delta = pbSetDelta;
+
+	for (row = 0; row < nrows; row++)
+	{
+		uint32		rangebit = rangebits[row];
+		const uint64 *h = hashes + (Size) row * nhashes;
+
 		for (i = 0; i < nhashes; i++)
 		{
-			keys[nkeys].blkno = PbMapBlkno(meta, segment, rangebit, i);
-			keys[nkeys].nrows = -1;
-			keys[nkeys].fp = PbRowFingerprint(hashes[i]);
-			nkeys++;
+			ops[n].blkno = PbSliceBlkno(meta, segment, PbKeyBlock(meta, h[i]));
+			ops[n].nrows = (int16) PbKeyRows(meta, i, h[i], ops[n].rows);
+			ops[n].word = (uint16) (rangebit / 64);
+			ops[n].mask = UINT64CONST(1) << (rangebit % 64);
+			n++;
 		}
+		/* the row map entries of the tuple: one page per column */
+		if (rowmap)
+			for (i = 0; i < nhashes; i++)
+			{
+				ops[n].blkno = PbMapBlkno(meta, segment, rangebit, i);
+				ops[n].nrows = -1;
+				ops[n].hidx = PbMapHeapIndex(meta, ItemPointerGetBlockNumber(&tids[row]));
+				ops[n].heapoff = ItemPointerGetOffsetNumber(&tids[row]);
+				ops[n].fp = PbRowFingerprint(h[i]);
+				n++;
+			}
 	}
-	PbSortPendingKeys(keys, nkeys);
-	nhashes = nkeys;
-#ifdef USE_ASSERT_CHECKING
-	/* a page twice in the lock order would wait for its own lock */
-	for (i = 1; i < nhashes; i++)
-		Assert(keys[i - 1].blkno <= keys[i].blkno);
-#endif
-
-	/*
-	 * Pin the first PB_INSERT_PIN_AHEAD pages first (one pin per page, taken
-	 * over by the loop below; a wider row's later pages are read there) and
-	 * ask for the slice words the keys test: k cache lines a key, in pages
-	 * seldom in the CPU caches, whose misses then overlap one another and
-	 * the locking instead of following one another through the tests
-	 */
-	for (i = 0; i < nhashes; i++)
-	{
-		const uint64 *words;
-		int			r;
-
-		if (i > 0 && keys[i].blkno == keys[i - 1].blkno)
-			pinned[i] = pinned[i - 1];
-		else if (npinned < PB_INSERT_PIN_AHEAD)
-		{
-			pinned[i] = PbReadIndexBuffer(index, keys[i].blkno);
-			npinned++;
-		}
-		else
-			pinned[i] = InvalidBuffer;
-		if (!BufferIsValid(pinned[i]))
-			continue;
-		words = PageBloomPageGetWords(BufferGetPage(pinned[i]));
-		for (r = 0; r < keys[i].nrows; r++)
-			__builtin_prefetch(&words[keys[i].rows[r] * meta->rowWords + word]);
-	}
+	Assert(n == nops);
+	PbSortKeyOps(ops, nops, order);
 
 	i = 0;
-	while (i < nhashes)
+	while (i < nops)
 	{
 		Buffer		bufs[MAX_GENERIC_XLOG_PAGES];
 		int			first[MAX_GENERIC_XLOG_PAGES + 1];
 		bool		isnew[MAX_GENERIC_XLOG_PAGES];
-		/* changed words of each page: index and new value */
-		uint16		nchanged[MAX_GENERIC_XLOG_PAGES];
-		uint16		widx[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K];
-		uint64		wval[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K];
-		char		delta[MAX_GENERIC_XLOG_PAGES][INDEX_MAX_KEYS * PB_MAX_K * 12];
+		bool		fullimage[MAX_GENERIC_XLOG_PAGES];
+		int			nchanged[MAX_GENERIC_XLOG_PAGES];
 		int			deltalen[MAX_GENERIC_XLOG_PAGES];
 		int			nbufs = 0;
 		bool		anydirty = false;
 		int			b;
 		int			j;
 
-		/* lock up to MAX_GENERIC_XLOG_PAGES distinct pages, in block order */
-		while (i < nhashes && nbufs < MAX_GENERIC_XLOG_PAGES)
+		/* pin the next pages (up to MAX_GENERIC_XLOG_PAGES), ask for their words */
+		while (i < nops && nbufs < MAX_GENERIC_XLOG_PAGES)
 		{
-			Page		page;
 			const uint64 *words;
 
 			first[nbufs] = i;
-			nchanged[nbufs] = 0;
-			deltalen[nbufs] = 0;
-			bufs[nbufs] = BufferIsValid(pinned[i]) ? pinned[i] :
-				PbReadIndexBuffer(index, keys[i].blkno);
-			LockBuffer(bufs[nbufs], BUFFER_LOCK_EXCLUSIVE);
-			page = BufferGetPage(bufs[nbufs]);
-			isnew[nbufs] = PageIsNew(page);
-			words = PageBloomPageGetWords(page);
+			bufs[nbufs] = PbReadIndexBuffer(index, ops[order[i]].blkno);
+			words = PageBloomPageGetWords(BufferGetPage(bufs[nbufs]));
 			do
 			{
+				const PbKeyOp *op = &ops[order[i]];
 				int			r;
 
-				if (keys[i].nrows < 0 && !isnew[nbufs])
-				{
-					uint64		nv[2];
-					uint32		idx[2];
-					int			nw = PbMapEntryWords(meta, words, hidx, heapoff,
-													 keys[i].fp, idx, nv);
-					int			e;
-
-					for (e = 0; e < nw; e++)
-						if (nv[e] != words[idx[e]])
-						{
-							widx[nbufs][nchanged[nbufs]] = (uint16) idx[e];
-							wval[nbufs][nchanged[nbufs]] = nv[e];
-							nchanged[nbufs]++;
-						}
-				}
-				for (r = 0; r < keys[i].nrows && !isnew[nbufs]; r++)
-				{
-					uint16		idx = keys[i].rows[r] * meta->rowWords + word;
-					int			c;
-
-					if (words[idx] & mask)
-						continue;
-					for (c = 0; c < nchanged[nbufs]; c++)
-						if (widx[nbufs][c] == idx)
-							break;
-					if (c == nchanged[nbufs])
-					{
-						widx[nbufs][c] = idx;
-						wval[nbufs][c] = words[idx] | mask;
-						nchanged[nbufs]++;
-					}
-				}
+				for (r = 0; r < op->nrows; r++)
+					__builtin_prefetch(&words[op->rows[r] * meta->rowWords + op->word]);
 				i++;
-			} while (i < nhashes && keys[i].blkno == keys[i - 1].blkno);
-			anydirty |= isnew[nbufs] || nchanged[nbufs] > 0;
+			} while (i < nops && ops[order[i]].blkno == ops[order[i - 1]].blkno);
 			nbufs++;
 		}
 		first[nbufs] = i;
 
-		if (anydirty)
+		/* lock them in block order, work out each page's new words */
+		for (b = 0; b < nbufs; b++)
 		{
-			XLogRecPtr	lsn;
+			Page		page;
+			const uint64 *words;
+			PbPageWork *pw = &work[b];
+
+			LockBuffer(bufs[b], BUFFER_LOCK_EXCLUSIVE);
+			page = BufferGetPage(bufs[b]);
+			isnew[b] = PageIsNew(page);
+			nchanged[b] = 0;
+			deltalen[b] = 0;
+			fullimage[b] = isnew[b];
+			if (isnew[b])
+			{
+				anydirty = true;
+				continue;
+			}
+			words = PageBloomPageGetWords(page);
+			memset(pw->touched, 0, sizeof(pw->touched));
+			pw->nlist = 0;
+			for (j = first[b]; j < first[b + 1]; j++)
+				PbApplyKeyOp(meta, pw, words, &ops[order[j]]);
 
 			/*
-			 * the deltas, built before the critical section (the pages still
-			 * hold the old words): one fragment per changed word, of the
+			 * the delta, built before the critical section (the page still
+			 * holds the old words): one fragment per changed word, of the
 			 * bytes from its first to its last changed one (one byte for a
 			 * bit or a row map byte: 5 bytes of WAL instead of 12)
 			 */
-			for (b = 0; b < nbufs; b++)
 			{
-				const uint64 *words = PageBloomPageGetWords(BufferGetPage(bufs[b]));
-				char	   *ptr = delta[b];
+				char	   *ptr = delta + (Size) b * BLCKSZ;
 				int			c;
 
-				for (c = 0; c < nchanged[b]; c++)
+				for (c = 0; c < pw->nlist; c++)
 				{
-					uint64		oldw = words[widx[b][c]];
-					const char *o = (const char *) &oldw;
-					const char *n = (const char *) &wval[b][c];
+					uint16		w = pw->list[c];
+					const char *o = (const char *) &words[w];
+					const char *nw = (const char *) &pw->nv[w];
 					int			lo = 0;
 					int			hi = (int) sizeof(uint64) - 1;
 					OffsetNumber off;
 					OffsetNumber len;
 
-					while (lo < hi && o[lo] == n[lo])
+					if (pw->nv[w] == words[w])
+						continue;
+					nchanged[b]++;
+					if (fullimage[b])
+						continue;
+					while (lo < hi && o[lo] == nw[lo])
 						lo++;
-					while (hi > lo && o[hi] == n[hi])
+					while (hi > lo && o[hi] == nw[hi])
 						hi--;
-					off = (OffsetNumber) (MAXALIGN(SizeOfPageHeaderData) +
-										  widx[b][c] * sizeof(uint64) + lo);
+					if (ptr - (delta + (Size) b * BLCKSZ) + 2 * sizeof(OffsetNumber) + (hi - lo + 1) >
+						BLCKSZ / 2)
+					{
+						/* more than half a page of delta: log the page */
+						fullimage[b] = true;
+						continue;
+					}
+					off = (OffsetNumber) (MAXALIGN(SizeOfPageHeaderData) + w * sizeof(uint64) + lo);
 					len = (OffsetNumber) (hi - lo + 1);
 					memcpy(ptr, &off, sizeof(off));
 					ptr += sizeof(off);
 					memcpy(ptr, &len, sizeof(len));
 					ptr += sizeof(len);
-					memcpy(ptr, n + lo, len);
+					memcpy(ptr, nw + lo, len);
 					ptr += len;
 				}
-				deltalen[b] = ptr - delta[b];
+				deltalen[b] = ptr - (delta + (Size) b * BLCKSZ);
 			}
+			anydirty |= nchanged[b] > 0;
+		}
+
+		if (anydirty)
+		{
+			XLogRecPtr	lsn;
 
 			if (needwal)
 				XLogBeginInsert();
@@ -1622,43 +1686,34 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 
 				if (isnew[b])
 				{
-					BlockNumber blkno = BufferGetBlockNumber(bufs[b]);
+					PbPageWork *pw = &work[b];
 
-					PbInitSegmentPage(page, meta, blkno);
+					PbInitSegmentPage(page, meta, BufferGetBlockNumber(bufs[b]));
+					memset(pw->touched, 0, sizeof(pw->touched));
+					pw->nlist = 0;
 					for (j = first[b]; j < first[b + 1]; j++)
-					{
-						int			r;
-
-						if (keys[j].nrows < 0)
-						{
-							uint64		nv[2];
-							uint32		idx[2];
-							int			nw = PbMapEntryWords(meta, words, hidx, heapoff,
-															 keys[j].fp, idx, nv);
-							int			e;
-
-							for (e = 0; e < nw; e++)
-								words[idx[e]] = nv[e];
-						}
-						for (r = 0; r < keys[j].nrows; r++)
-							words[keys[j].rows[r] * meta->rowWords + word] |= mask;
-					}
-					MarkBufferDirty(bufs[b]);
-					if (needwal)
-						XLogRegisterBuffer(b, bufs[b], REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
+						PbApplyKeyOp(meta, pw, words, &ops[order[j]]);
+					for (j = 0; j < pw->nlist; j++)
+						words[pw->list[j]] = pw->nv[pw->list[j]];
 				}
 				else if (nchanged[b] > 0)
 				{
-					int			c;
+					const PbPageWork *pw = &work[b];
 
-					for (c = 0; c < nchanged[b]; c++)
-						words[widx[b][c]] = wval[b][c];
-					MarkBufferDirty(bufs[b]);
-					if (needwal)
-					{
-						XLogRegisterBuffer(b, bufs[b], REGBUF_STANDARD);
-						XLogRegisterBufData(b, delta[b], deltalen[b]);
-					}
+					for (j = 0; j < pw->nlist; j++)
+						words[pw->list[j]] = pw->nv[pw->list[j]];
+				}
+				else
+					continue;
+				MarkBufferDirty(bufs[b]);
+				if (!needwal)
+					continue;
+				if (fullimage[b])
+					XLogRegisterBuffer(b, bufs[b], REGBUF_FORCE_IMAGE | REGBUF_STANDARD);
+				else
+				{
+					XLogRegisterBuffer(b, bufs[b], REGBUF_STANDARD);
+					XLogRegisterBufData(b, delta + (Size) b * BLCKSZ, deltalen[b]);
 				}
 			}
 			if (needwal)
@@ -1673,6 +1728,20 @@ PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 		for (b = 0; b < nbufs; b++)
 			UnlockReleaseBuffer(bufs[b]);
 	}
+
+	if (ops != oneops)
+	{
+		pfree(ops);
+		pfree(order);
+	}
+}
+
+/* Set the keys of one heap tuple (tid, or NULL: no row map entries) */
+void
+PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
+		  uint32 rangebit, const uint64 *hashes, int nhashes, ItemPointer tid)
+{
+	PbSetRows(index, state, segment, 1, &rangebit, hashes, nhashes, tid);
 }
 
 /* ---------------------------------------------------------------------
@@ -1936,6 +2005,8 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
 				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
+	/* the rows this transaction inserted have their keys before it reads */
+	PbFlushPending(index);
 	return index;
 }
 
