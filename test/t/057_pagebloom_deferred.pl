@@ -1,0 +1,265 @@
+# pagebloom: inserts set their rows' keys in batches, before the transaction
+# reads the index, runs a utility statement, commits or prepares
+# (pagebloominsert.c).  Checked here: a transaction finds the rows it
+# inserted through the index (bitmap, plain and parallel bitmap scans, COPY),
+# in the middle of a batch; other sessions find them after an autocommit
+# INSERT, a multi-batch INSERT, COMMIT and COMMIT PREPARED; a rolled-back
+# savepoint and an exception block leave no trace and break nothing; DDL
+# that copies or rebuilds the index or its table inside the transaction
+# (SET TABLESPACE of the index, of both, REINDEX, CLUSTER, TRUNCATE, DROP
+# INDEX) keeps every row; an exclusion constraint's index still sees another
+# transaction's row being inserted (its keys are set at once); and the row
+# map slot of a speculative insertion that lost its conflict, whose line
+# pointer VACUUM freed and another transaction's row took, keeps that row's
+# entry when the first transaction commits.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use File::Spec;
+
+my $node = PostgreSQL::Test::Cluster->new('pb_deferred');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+max_prepared_transactions = 4
+max_parallel_workers_per_gather = 0
+autovacuum = off
+});
+$node->start;
+
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION bloomfilter;
+	CREATE EXTENSION pageinspect;
+	CREATE TABLE d (id int, a int, b text);
+	INSERT INTO d SELECT i, i % 1000, 'b' || i FROM generate_series(1, 20000) i;
+	CREATE INDEX d_pb ON d USING pagebloom (a, b) WITH (pages_per_range = 1);
+	CREATE INDEX d_id ON d (id);
+	ANALYZE d;
+});
+
+# rows with a in [lo, lo + n) (absent before), counted through the index
+sub via_index
+{
+	my ($lo, $n, $mode) = @_;
+	my $set = $mode eq 'index' ? 'SET LOCAL enable_bitmapscan = off;' : 'SET LOCAL enable_indexscan = off;';
+	my $keys = join(',', $lo .. $lo + $n - 1);
+	return qq{SET LOCAL enable_seqscan = off; $set
+		SELECT count(*) FROM d WHERE a = ANY ('{$keys}'::int[]);};
+}
+
+# 1. the inserting transaction reads its rows through the index, long
+# before a batch is full (300 rows of a list of 1024)
+my $out = $node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 100000 + i, 5000 + i, 'n' || i FROM generate_series(0, 299) i;
+	SET LOCAL enable_seqscan = off;
+	SET LOCAL enable_indexscan = off;
+	EXPLAIN (COSTS OFF) SELECT count(*) FROM d WHERE a = 5017;
+	} . via_index(5000, 300, 'bitmap') . q{
+	SELECT count(*) FROM d WHERE b = 'n17';
+	} . via_index(5000, 300, 'index') . q{
+	SELECT pagebloom_verify('d_pb') = (SELECT count(*) FROM d);
+	COMMIT;
+});
+like($out, qr/Bitmap Index Scan on d_pb/, 'the same transaction: the probe is a bitmap scan of the index');
+is(join(',', (split /\n/, $out)[-4 .. -1]), '300,1,300,t',
+	'the same transaction finds its 300 new rows through bitmap and index scans, and pagebloom_verify passes');
+
+# a parallel worker runs the scan (debug_parallel_query, force_parallel_mode
+# before 16: the worker builds the bitmap) in the inserting transaction
+my $force = $node->pg_version >= 16 ? 'debug_parallel_query' : 'force_parallel_mode';
+$out = $node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 100000 + i, 6000 + i, 'p' || i FROM generate_series(0, 199) i;
+	SET LOCAL max_parallel_workers_per_gather = 2;
+	} . "SET LOCAL $force = on;" . q{
+	SET LOCAL enable_seqscan = off;
+	SET LOCAL enable_indexscan = off;
+	EXPLAIN (COSTS OFF) SELECT count(*) FROM d WHERE a = 6100;
+	} . via_index(6000, 200, 'bitmap') . q{
+	COMMIT;
+});
+like($out, qr/Gather.*Single Copy: true.*Bitmap Index Scan on d_pb/s, 'a parallel worker runs the bitmap scan');
+like($out, qr/\n200$/, 'and finds the 200 rows its leader\'s transaction inserted');
+
+# COPY into the table, then a probe in the same transaction
+my $csv = File::Spec->rel2abs($node->basedir . '/rows.csv');
+$node->safe_psql('postgres', qq{COPY (SELECT 200000 + i, 7000 + i, 'c' || i FROM generate_series(0, 149) i) TO '$csv' (FORMAT csv)});
+$out = $node->safe_psql('postgres', qq{
+	BEGIN;
+	COPY d FROM '$csv' (FORMAT csv);
+	} . via_index(7000, 150, 'bitmap') . q{
+	COMMIT;
+});
+is($out, '150', 'rows copied in are found through the index by the copying transaction');
+
+# 2. other sessions: an autocommit INSERT (committed without a COMMIT
+# statement), one of several batches, an explicit COMMIT
+$node->safe_psql('postgres', q{INSERT INTO d SELECT 300000 + i, 8000 + i, 'x' || i FROM generate_series(0, 199) i});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(8000, 200, 'bitmap') . ' COMMIT;'), '200',
+	'another session finds the rows of an autocommit INSERT');
+$node->safe_psql('postgres', q{INSERT INTO d SELECT 400000 + i, 10000 + i, 'y' || i FROM generate_series(0, 2599) i});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(10000, 2600, 'bitmap') . ' COMMIT;'), '2600',
+	'and of an INSERT of two and a half batches');
+$node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 500000 + i, 13000 + i, 'z' || i FROM generate_series(0, 99) i;
+	INSERT INTO d SELECT 500100 + i, 13100 + i, 'z' || i FROM generate_series(0, 99) i;
+	COMMIT;
+});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(13000, 200, 'index') . ' COMMIT;'), '200',
+	'and of two INSERTs committed together');
+
+# 3. a savepoint rolled back and an exception block: their rows leave, the
+# others stay
+$node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 600000 + i, 14000 + i, 's' || i FROM generate_series(0, 99) i;
+	SAVEPOINT s1;
+	INSERT INTO d SELECT 600100 + i, 14100 + i, 's' || i FROM generate_series(0, 99) i;
+	ROLLBACK TO s1;
+	INSERT INTO d SELECT 600200 + i, 14200 + i, 's' || i FROM generate_series(0, 99) i;
+	DO $$
+	BEGIN
+		INSERT INTO d SELECT 600300 + i, 14300 + i, 's' || i FROM generate_series(0, 99) i;
+		PERFORM 1 / 0;
+	EXCEPTION WHEN division_by_zero THEN NULL;
+	END $$;
+	INSERT INTO d SELECT 600400 + i, 14400 + i, 's' || i FROM generate_series(0, 99) i;
+	COMMIT;
+});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(14000, 500, 'bitmap') . ' COMMIT;'), '300',
+	'rows of a rolled-back savepoint and of an exception block are gone, the 300 others found');
+
+# 4. a prepared transaction's rows, after COMMIT PREPARED
+$node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 700000 + i, 15000 + i, 'q' || i FROM generate_series(0, 149) i;
+	PREPARE TRANSACTION 'pb1';
+});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(15000, 150, 'bitmap') . ' COMMIT;'), '0',
+	'a prepared transaction\'s rows are not visible before COMMIT PREPARED');
+$node->safe_psql('postgres', q{COMMIT PREPARED 'pb1'});
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(15000, 150, 'bitmap') . ' COMMIT;'), '150',
+	'and found through the index after it');
+
+# 5. DDL in the inserting transaction, after its inserts
+my $tsdir = File::Spec->rel2abs($node->basedir . '/ts');
+mkdir $tsdir or die "mkdir $tsdir: $!";
+$node->safe_psql('postgres', qq{CREATE TABLESPACE pbts LOCATION '$tsdir'});
+my $lo = 20000;
+foreach my $ddl ('ALTER INDEX d_pb SET TABLESPACE pbts',
+	'ALTER TABLE d SET TABLESPACE pbts; ALTER INDEX d_pb SET TABLESPACE pg_default',
+	'ALTER INDEX d_pb SET TABLESPACE pg_default; ALTER TABLE d SET TABLESPACE pg_default',
+	'REINDEX INDEX d_pb', 'CLUSTER d USING d_id')
+{
+	$node->safe_psql('postgres', qq{
+		BEGIN;
+		INSERT INTO d SELECT 800000 + i, $lo + i, 'd' || i FROM generate_series(0, 199) i;
+		$ddl;
+		INSERT INTO d SELECT 800200 + i, $lo + 200 + i, 'd' || i FROM generate_series(0, 199) i;
+		COMMIT;
+	});
+	is($node->safe_psql('postgres', 'BEGIN; ' . via_index($lo, 400, 'bitmap') . q{
+		SELECT pagebloom_verify('d_pb') = (SELECT count(*) FROM d); COMMIT;}), "400\nt",
+		"$ddl between two INSERTs of a transaction: all 400 rows found, pagebloom_verify passes");
+	$lo += 1000;
+}
+$node->safe_psql('postgres', q{
+	CREATE TABLE e (a int, b text);
+	CREATE INDEX e_pb ON e USING pagebloom (a, b);
+	BEGIN;
+	INSERT INTO e SELECT i, 'e' || i FROM generate_series(1, 300) i;
+	TRUNCATE e;
+	INSERT INTO e SELECT i, 'f' || i FROM generate_series(1, 100) i;
+	COMMIT;
+});
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('e_pb')}), '100',
+	'TRUNCATE between inserts in a transaction: the rows after it are in the index');
+$node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO e SELECT i, 'g' || i FROM generate_series(1, 100) i;
+	DROP INDEX e_pb;
+	INSERT INTO e SELECT i, 'h' || i FROM generate_series(1, 100) i;
+	COMMIT;
+	CREATE INDEX e_pb ON e USING pagebloom (a, b);
+});
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('e_pb')}), '300',
+	'DROP INDEX between inserts in a transaction commits cleanly');
+
+# 6. an exclusion constraint: a second transaction's conflicting insert
+# finds the first one's row while it is in progress, waits, and fails when
+# it commits
+$node->safe_psql('postgres', q{CREATE TABLE x (a int, EXCLUDE USING pagebloom (a WITH =))});
+my ($in1, $out1, $err1) = ('', '', '');
+my $s1 = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-f', '-' ],
+	'<', \$in1, '>', \$out1, '2>', \$err1);
+$in1 .= "BEGIN; INSERT INTO x VALUES (42); \\echo inserted\n";
+$s1->pump until $out1 =~ /inserted/;
+my ($in2, $out2, $err2) = ('', '', '');
+my $s2 = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
+	'INSERT INTO x VALUES (42)' ], '<', \$in2, '>', \$out2, '2>', \$err2);
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE query = 'INSERT INTO x VALUES (42)' AND wait_event_type = 'Lock'}),
+	'a conflicting insert into the exclusion constraint waits for the transaction in progress');
+$in1 .= "COMMIT; \\q\n";
+$s1->finish;
+$s2->finish;
+like($err2, qr/conflicting key value violates exclusion constraint/, 'and fails when it commits');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM x'), '1', 'one row in the constrained table');
+
+# 7. a speculative insertion that loses its conflict: its tuple is killed at
+# once, VACUUM frees its line pointer, another transaction's row takes it;
+# the first transaction's pending entry for that TID must not replace the
+# new row's row map entry when it commits.  The pagebloom index (created
+# first, so inserted into first) has an expression that waits on an
+# advisory lock for v = 10, so that the conflicting row commits between the
+# speculative insertion's pre-check and its unique index insertion.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION gate(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	BEGIN
+		IF v = 10 THEN
+			PERFORM pg_advisory_lock_shared(4242);
+			PERFORM pg_advisory_unlock_shared(4242);
+		END IF;
+		RETURN v;
+	END $$;
+	CREATE TABLE s (k int, v int) WITH (autovacuum_enabled = off);
+	CREATE INDEX s_pb ON s USING pagebloom (gate(v));
+	CREATE UNIQUE INDEX s_k ON s (k);
+	INSERT INTO s SELECT i, 1000 + i FROM generate_series(100, 120) i;
+});
+my ($lin, $lout, $lerr) = ('', '', '');
+my $locker = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-f', '-' ],
+	'<', \$lin, '>', \$lout, '2>', \$lerr);
+$lin .= "SELECT pg_advisory_lock(4242); \\echo locked\n";
+$locker->pump until $lout =~ /locked/;
+($in1, $out1, $err1) = ('', '', '');
+$s1 = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-f', '-' ],
+	'<', \$in1, '>', \$out1, '2>', \$err1);
+$in1 .= "BEGIN; INSERT INTO s VALUES (1, 10) ON CONFLICT (k) DO NOTHING; \\echo upserted\n";
+$s1->pump_nb;
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE query LIKE 'INSERT INTO s VALUES (1, 10)%' AND wait_event_type = 'Lock'}),
+	'the speculative insertion waits in its index expression');
+$node->safe_psql('postgres', q{INSERT INTO s VALUES (1, 20)});
+$lin .= "SELECT pg_advisory_unlock(4242); \\q\n";
+$locker->finish;
+$s1->pump until $out1 =~ /upserted/;
+my $killed = $node->safe_psql('postgres', q{
+	SELECT lp FROM heap_page_items(get_raw_page('s', 0)) WHERE t_xmin = 0 AND lp_flags = 1});
+like($killed, qr/^\d+$/, "the speculative tuple was killed (line pointer $killed)");
+$node->safe_psql('postgres', 'VACUUM (INDEX_CLEANUP ON) s');
+my $ctid = $node->safe_psql('postgres', q{INSERT INTO s VALUES (2, 30) RETURNING ctid});
+is($ctid, "(0,$killed)", 'another transaction\'s row took its line pointer');
+$in1 .= "COMMIT; \\q\n";
+$s1->finish;
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('s_pb')}), '23',
+	'after the first transaction commits, every row\'s entry is in the index');
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT k FROM s WHERE gate(v) = 30}), '2',
+	'and the new row is found through it');
+
+$node->stop;
+done_testing();
