@@ -8,24 +8,32 @@
  * aminsert keeps the tuple's keys (its TID and one hash per column) in a list
  * per index and transaction, and sets them in batches (PbSetRows): when a
  * list has PB_PENDING_ROWS rows, when this backend begins a scan of the index
- * (or pagebloom_verify, pagebloom_info, pagebloom_resummarize open it),
- * before any utility statement (DDL that copies, rewrites, truncates or drops
- * the index or its table finds it complete; so do COPY's, transaction
- * control's and every other's), and before the transaction commits or
- * prepares.  A batch changes each page once however many keys it gets: the
- * row map page of a range takes the entries of all its new rows in one
- * locked write, a slice page the bits of several keys.  Set row by row, an
- * insert locked and logged one page per column and key kind (twelve for six
- * columns), and that was most of its time.
+ * (or pagebloom_verify, pagebloom_info, pagebloom_resummarize open it), and
+ * before the transaction commits or prepares.  A batch changes each page once
+ * however many keys it gets: the row map page of a range takes the entries of
+ * all its new rows in one locked write, a slice page the bits of several
+ * keys.  Set row by row, an insert locked and logged one page per column and
+ * key kind (twelve for six columns), and that was most of its time.
  *
  * Nothing else sees those rows earlier.  Other snapshots see them only after
  * the commit; a standby only after replaying the commit record, which follows
  * the keys' WAL.  A crash or an abort takes the rows with it, and a
- * subtransaction's abort drops its rows from the lists.  Exclusion
- * constraints look for conflicting rows of transactions in progress (a dirty
- * snapshot): an index with one sets a row's keys at once, as does a parallel
- * worker.  The range's segment is created at once too (PbEnsureRange), so
- * that an index that cannot grow fails the INSERT, not the COMMIT.
+ * subtransaction's abort drops its rows from the lists.  Some inserts set
+ * their keys at once: into an index with an exclusion constraint (its check
+ * looks for conflicting rows of transactions in progress, with a dirty
+ * snapshot); the validation of CREATE INDEX CONCURRENTLY (it inserts rows of
+ * other transactions, already committed); in a parallel worker; and after
+ * this transaction's lists were set for its commit (another extension's
+ * pre-commit work).  The range's segment is created at once (PbEnsureRange),
+ * so that an index that cannot grow fails the INSERT, not the COMMIT.
+ *
+ * The index's storage may change under a list within the transaction.  A
+ * copy (SET TABLESPACE of the index or of its table) keeps pages and TIDs: the
+ * list goes to the new storage.  A rebuild (REINDEX, TRUNCATE, CLUSTER,
+ * VACUUM FULL, a table rewrite; also a truncation in place) calls pbbuild,
+ * which reads every row of the table, this transaction's too, and drops the
+ * index's list (PbForgetPending).  A dropped index's list is dropped at the
+ * commit.
  *
  * A batch sets a row's keys only if its TID still holds a tuple that this
  * transaction inserted: a row map slot belongs to its line pointer, and the
@@ -56,7 +64,7 @@
 #include "nodes/execnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
-#include "tcop/utility.h"
+#include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -66,42 +74,68 @@
 /* The rows of one index waiting for their keys, in insertion order */
 typedef struct PbPendingIndex
 {
-	struct PbPendingIndex *next;
-	Oid			indexoid;
-	Oid			relfilenode;	/* the index's storage when they came */
+	Oid			indexoid;		/* hash key */
 	int			natts;
 	int			nrows;
-	ItemPointerData tids[PB_PENDING_ROWS];
-	SubTransactionId subids[PB_PENDING_ROWS];
+	int			maxrows;		/* allocated: 16, doubled up to a batch */
+	ItemPointerData *tids;
+	SubTransactionId *subids;
 	uint64	   *hashes;			/* natts per row */
 } PbPendingIndex;
 
-/* This transaction's lists (in TopTransactionContext), and their rows */
-static PbPendingIndex *pbPending = NULL;
+/*
+ * This transaction's lists, by index (in TopTransactionContext), the rows in
+ * them, and whether they were set for the commit (later inserts set their
+ * keys at once)
+ */
+static HTAB *pbPending = NULL;
 static int64 pbPendingRows = 0;
-
-static ProcessUtility_hook_type pbPrevProcessUtility = NULL;
+static bool pbCommitting = false;
 
 /* The list of an index, made if asked */
 static PbPendingIndex *
 PbPendingList(Relation index, int natts, bool create)
 {
+	Oid			indexoid = RelationGetRelid(index);
 	PbPendingIndex *p;
+	bool		found;
 
-	for (p = pbPending; p != NULL; p = p->next)
-		if (p->indexoid == RelationGetRelid(index))
-			return p;
-	if (!create)
-		return NULL;
-	p = MemoryContextAllocZero(TopTransactionContext, sizeof(PbPendingIndex));
-	p->indexoid = RelationGetRelid(index);
-	p->relfilenode = index->rd_rel->relfilenode;
-	p->natts = natts;
-	p->hashes = MemoryContextAlloc(TopTransactionContext,
-								   sizeof(uint64) * natts * PB_PENDING_ROWS);
-	p->next = pbPending;
-	pbPending = p;
+	if (pbPending == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!create)
+			return NULL;
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(PbPendingIndex);
+		ctl.hcxt = TopTransactionContext;
+		pbPending = hash_create("pagebloom pending rows", 16, &ctl,
+								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	p = hash_search(pbPending, &indexoid, create ? HASH_ENTER : HASH_FIND, &found);
+	if (p != NULL && !found)
+	{
+		p->natts = natts;
+		p->nrows = 0;
+		p->maxrows = 16;
+		p->tids = MemoryContextAlloc(TopTransactionContext, sizeof(ItemPointerData) * p->maxrows);
+		p->subids = MemoryContextAlloc(TopTransactionContext, sizeof(SubTransactionId) * p->maxrows);
+		p->hashes = MemoryContextAlloc(TopTransactionContext, sizeof(uint64) * natts * p->maxrows);
+	}
 	return p;
+}
+
+/* Room for one more row in list p (a batch at most) */
+static void
+PbPendingGrow(PbPendingIndex *p)
+{
+	if (p->nrows < p->maxrows)
+		return;
+	Assert(p->maxrows < PB_PENDING_ROWS);
+	p->maxrows = Min(p->maxrows * 2, PB_PENDING_ROWS);
+	p->tids = repalloc(p->tids, sizeof(ItemPointerData) * p->maxrows);
+	p->subids = repalloc(p->subids, sizeof(SubTransactionId) * p->maxrows);
+	p->hashes = repalloc(p->hashes, sizeof(uint64) * p->natts * p->maxrows);
 }
 
 /*
@@ -143,6 +177,7 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	uint64	   *hashes;
 	Buffer		buf = InvalidBuffer;
 	BlockNumber bufblk = InvalidBlockNumber;
+	BlockNumber heapblocks;
 	int			left = 0;
 	int			i;
 
@@ -152,11 +187,18 @@ PbFlushList(Relation index, PbPendingIndex *p)
 
 	/* the rows whose TIDs still hold our tuples */
 	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	heapblocks = RelationGetNumberOfBlocks(heap);
 	keep = palloc(sizeof(bool) * p->nrows);
 	for (i = 0; i < p->nrows; i++)
 	{
 		BlockNumber blk = ItemPointerGetBlockNumber(&p->tids[i]);
 
+		if (blk >= heapblocks)
+		{
+			/* not ours any more (the table was truncated) */
+			keep[i] = false;
+			continue;
+		}
 		if (blk != bufblk)
 		{
 			if (BufferIsValid(buf))
@@ -229,27 +271,41 @@ PbFlushPending(Relation index)
 	p = PbPendingList(index, 0, false);
 	if (p == NULL || p->nrows == 0)
 		return;
-	if (p->relfilenode != index->rd_rel->relfilenode)
-	{
-		/* rebuilt from its table since (cannot happen: DDL flushes first) */
-		pbPendingRows -= p->nrows;
-		p->nrows = 0;
-		return;
-	}
 	PbFlushList(index, p);
 }
 
 /*
- * Set the keys of every waiting row: before a commit, a prepare or a utility
- * statement.  An index that no longer exists (dropped by this transaction)
- * or has new storage takes nothing.
+ * Drop the rows waiting for index: it is being built from its table, which
+ * has them (pbbuild)
+ */
+void
+PbForgetPending(Relation index)
+{
+	PbPendingIndex *p;
+
+	if (pbPendingRows == 0)
+		return;
+	p = PbPendingList(index, 0, false);
+	if (p == NULL)
+		return;
+	pbPendingRows -= p->nrows;
+	p->nrows = 0;
+}
+
+/*
+ * Set the keys of every waiting row, before a commit or a prepare.  An index
+ * dropped by this transaction takes nothing.
  */
 static void
 PbFlushAllPending(void)
 {
+	HASH_SEQ_STATUS seq;
 	PbPendingIndex *p;
 
-	for (p = pbPending; p != NULL && pbPendingRows > 0; p = p->next)
+	if (pbPending == NULL || pbPendingRows == 0)
+		return;
+	hash_seq_init(&seq, pbPending);
+	while ((p = hash_seq_search(&seq)) != NULL)
 	{
 		Relation	index;
 
@@ -258,8 +314,7 @@ PbFlushAllPending(void)
 		index = try_relation_open(p->indexoid, RowExclusiveLock);
 		if (index != NULL &&
 			index->rd_rel->relkind == RELKIND_INDEX &&
-			index->rd_indam->ambuild == pbbuild &&
-			index->rd_rel->relfilenode == p->relfilenode)
+			index->rd_indam->ambuild == pbbuild)
 			PbFlushList(index, p);
 		else
 		{
@@ -271,7 +326,10 @@ PbFlushAllPending(void)
 	}
 }
 
-/* Transaction end: set the keys before a commit or prepare, forget them after */
+/*
+ * Transaction end: set the keys before a commit or prepare (and any insert
+ * after that at once), forget the lists after
+ */
 static void
 PbXactCallback(XactEvent event, void *arg)
 {
@@ -280,6 +338,7 @@ PbXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PRE_COMMIT:
 		case XACT_EVENT_PRE_PREPARE:
 			PbFlushAllPending();
+			pbCommitting = true;
 			break;
 		case XACT_EVENT_COMMIT:
 		case XACT_EVENT_PARALLEL_COMMIT:
@@ -287,8 +346,11 @@ PbXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_ABORT:
 		case XACT_EVENT_PREPARE:
 			/* the lists were in TopTransactionContext */
+			Assert(pbPendingRows == 0 || event == XACT_EVENT_ABORT ||
+				   event == XACT_EVENT_PARALLEL_ABORT);
 			pbPending = NULL;
 			pbPendingRows = 0;
+			pbCommitting = false;
 			break;
 		default:
 			break;
@@ -303,11 +365,13 @@ static void
 PbSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 				  SubTransactionId parentSubid, void *arg)
 {
+	HASH_SEQ_STATUS seq;
 	PbPendingIndex *p;
 
-	if (event != SUBXACT_EVENT_ABORT_SUB)
+	if (event != SUBXACT_EVENT_ABORT_SUB || pbPending == NULL)
 		return;
-	for (p = pbPending; p != NULL; p = p->next)
+	hash_seq_init(&seq, pbPending);
+	while ((p = hash_seq_search(&seq)) != NULL)
 	{
 		int			n = 0;
 		int			i;
@@ -330,31 +394,12 @@ PbSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 	}
 }
 
-/* Utility statements find every index complete */
-static void
-PbProcessUtility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
-				 ProcessUtilityContext context, ParamListInfo params,
-				 QueryEnvironment *queryEnv, DestReceiver *dest,
-				 QueryCompletion *qc)
-{
-	if (pbPendingRows > 0 && IsTransactionState())
-		PbFlushAllPending();
-	if (pbPrevProcessUtility)
-		pbPrevProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-							 queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-								queryEnv, dest, qc);
-}
-
-/* Register the transaction callbacks and the utility hook (from _PG_init) */
+/* Register the transaction callbacks (from _PG_init) */
 void
 PbInsertInit(void)
 {
 	RegisterXactCallback(PbXactCallback, NULL);
 	RegisterSubXactCallback(PbSubXactCallback, NULL);
-	pbPrevProcessUtility = ProcessUtility_hook;
-	ProcessUtility_hook = PbProcessUtility;
 }
 
 /* aminsert: set the keys of one heap tuple in its range's signature */
@@ -373,17 +418,14 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureRange(index, state, range);
 
-	if (indexInfo->ii_ExclusionOps == NULL && !IsParallelWorker())
+	if (indexInfo->ii_ExclusionOps == NULL && !indexInfo->ii_Concurrent &&
+		!IsParallelWorker() && !pbCommitting)
 	{
 		PbPendingIndex *p = PbPendingList(index, state->natts, true);
 
-		if (p->relfilenode != index->rd_rel->relfilenode)
-		{
-			/* new storage: what waited for the old is in it or obsolete */
-			pbPendingRows -= p->nrows;
-			p->nrows = 0;
-			p->relfilenode = index->rd_rel->relfilenode;
-		}
+		if (p->nrows >= PB_PENDING_ROWS)
+			PbFlushList(index, p);
+		PbPendingGrow(p);
 		p->tids[p->nrows] = *ht_ctid;
 		p->subids[p->nrows] = GetCurrentSubTransactionId();
 		memcpy(p->hashes + (Size) p->nrows * p->natts, hashes, sizeof(uint64) * p->natts);

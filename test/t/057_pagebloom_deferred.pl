@@ -1,17 +1,19 @@
 # pagebloom: inserts set their rows' keys in batches, before the transaction
-# reads the index, runs a utility statement, commits or prepares
-# (pagebloominsert.c).  Checked here: a transaction finds the rows it
-# inserted through the index (bitmap, plain and parallel bitmap scans, COPY),
-# in the middle of a batch; other sessions find them after an autocommit
-# INSERT, a multi-batch INSERT, COMMIT and COMMIT PREPARED; a rolled-back
-# savepoint and an exception block leave no trace and break nothing; DDL
-# that copies or rebuilds the index or its table inside the transaction
-# (SET TABLESPACE of the index, of both, REINDEX, CLUSTER, TRUNCATE, DROP
-# INDEX) keeps every row; an exclusion constraint's index still sees another
-# transaction's row being inserted (its keys are set at once); and the row
-# map slot of a speculative insertion that lost its conflict, whose line
-# pointer VACUUM freed and another transaction's row took, keeps that row's
-# entry when the first transaction commits.
+# reads the index, commits or prepares (pagebloominsert.c).  Checked here: a
+# transaction finds the rows it inserted through the index (bitmap, plain and
+# parallel worker scans, COPY), in the middle of a batch; other sessions find
+# them after an autocommit INSERT, a multi-batch INSERT, COMMIT and COMMIT
+# PREPARED; a rolled-back savepoint and an exception block leave no trace and
+# break nothing; DDL that copies or rebuilds the index or its table inside
+# the transaction (SET TABLESPACE of the index, of both, REINDEX, CLUSTER,
+# TRUNCATE, a truncation in place, DROP INDEX), also with rows that an event
+# trigger inserts inside the statement, keeps every row; the validation of
+# CREATE INDEX CONCURRENTLY adds a row committed during the build; an
+# exclusion constraint's index still sees another transaction's row being
+# inserted (its keys are set at once); and the row map slot of a speculative
+# insertion that lost its conflict, whose line pointer VACUUM freed and
+# another transaction's row took, keeps that row's entry when the first
+# transaction commits.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -188,6 +190,74 @@ $node->safe_psql('postgres', q{
 });
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('e_pb')}), '300',
 	'DROP INDEX between inserts in a transaction commits cleanly');
+$node->safe_psql('postgres', q{
+	BEGIN;
+	CREATE TABLE r (a int, b text);
+	CREATE INDEX r_pb ON r USING pagebloom (a, b);
+	INSERT INTO r SELECT i, 'r' || i FROM generate_series(1, 500) i;
+	TRUNCATE r;
+	INSERT INTO r VALUES (7, 'r7');
+	COMMIT;
+});
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('r_pb'); SET enable_seqscan = off;
+	SELECT count(*) FROM r WHERE a = 7 AND b = 'r7'}), "1\n1",
+	'a table truncated in place (created in the transaction): the row after it is in the index');
+
+# rows that an event trigger inserts inside the DDL statement that then
+# copies their index to another tablespace
+$node->safe_psql('postgres', q{
+	CREATE TABLE audit (tag text, n int);
+	CREATE INDEX audit_pb ON audit USING pagebloom (tag, n);
+	CREATE FUNCTION audit_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO audit SELECT 'ddl:' || tg_tag, g FROM generate_series(1, 50) g;
+	END $$;
+	CREATE EVENT TRIGGER audit_start ON ddl_command_start EXECUTE FUNCTION audit_ddl();
+	ALTER INDEX audit_pb SET TABLESPACE pbts;
+	BEGIN;
+	ALTER INDEX audit_pb SET TABLESPACE pg_default;
+	ALTER TABLE audit SET TABLESPACE pbts;
+	COMMIT;
+	DROP EVENT TRIGGER audit_start;
+});
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('audit_pb'); SET enable_seqscan = off;
+	SELECT count(*) FROM audit WHERE tag = 'ddl:ALTER INDEX'}), "150\n100",
+	'rows an event trigger inserted before SET TABLESPACE copied their index are in it');
+
+# CREATE INDEX CONCURRENTLY: a row committed while the index is being built
+# is added by the validation, which inserts rows of other transactions.  The
+# index expression waits on an advisory lock for a = 500, holding the build.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION gate2(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	BEGIN
+		IF v = 500 THEN
+			PERFORM pg_advisory_lock_shared(4343);
+			PERFORM pg_advisory_unlock_shared(4343);
+		END IF;
+		RETURN v;
+	END $$;
+	CREATE TABLE c (a int, b int);
+	INSERT INTO c SELECT i, i FROM generate_series(1, 1000) i;
+});
+my ($cin, $cout, $cerr) = ('', '', '');
+my $clocker = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-f', '-' ],
+	'<', \$cin, '>', \$cout, '2>', \$cerr);
+$cin .= "SELECT pg_advisory_lock(4343); \\echo locked\n";
+$clocker->pump until $cout =~ /locked/;
+my ($iin, $iout, $ierr) = ('', '', '');
+my $cic = IPC::Run::start([ 'psql', '-X', '-q', '-A', '-t', '-d', $node->connstr('postgres'), '-c',
+	'CREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate2(a), b)' ], '<', \$iin, '>', \$iout, '2>', \$ierr);
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE query LIKE 'CREATE INDEX CONCURRENTLY c_pb%' AND wait_event_type = 'Lock'}),
+	'CREATE INDEX CONCURRENTLY waits in its build');
+$node->safe_psql('postgres', q{INSERT INTO c VALUES (2000, 2000)});
+$cin .= "SELECT pg_advisory_unlock(4343); \\q\n";
+$clocker->finish;
+$cic->finish;
+is($ierr, '', 'CREATE INDEX CONCURRENTLY completes');
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('c_pb'); SET enable_seqscan = off;
+	SELECT count(*) FROM c WHERE gate2(a) = 2000 AND b = 2000}), "1001\n1",
+	'the row committed during the build is in the index');
 
 # 6. an exclusion constraint: a second transaction's conflicting insert
 # finds the first one's row while it is in progress, waits, and fails when
