@@ -60,6 +60,7 @@
 #include "access/relation.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/execnodes.h"
 #include "storage/bufmgr.h"
@@ -75,6 +76,9 @@
 typedef struct PbPendingIndex
 {
 	Oid			indexoid;		/* hash key */
+	Oid			spc;			/* the storage the rows came to: the */
+	Oid			rfn;			/* index's pg_class reltablespace and
+								 * relfilenode */
 	int			natts;
 	int			nrows;
 	int			maxrows;		/* allocated: 16, doubled up to a batch */
@@ -91,6 +95,10 @@ typedef struct PbPendingIndex
 static HTAB *pbPending = NULL;
 static int64 pbPendingRows = 0;
 static bool pbCommitting = false;
+
+static ExecutorStart_hook_type pbPrevExecutorStart = NULL;
+
+static void PbFlushList(Relation index, PbPendingIndex *p);
 
 /* The list of an index, made if asked */
 static PbPendingIndex *
@@ -115,27 +123,91 @@ PbPendingList(Relation index, int natts, bool create)
 	p = hash_search(pbPending, &indexoid, create ? HASH_ENTER : HASH_FIND, &found);
 	if (p != NULL && !found)
 	{
+		/* an entry that an allocation failure leaves is an empty list */
 		p->natts = natts;
 		p->nrows = 0;
-		p->maxrows = 16;
-		p->tids = MemoryContextAlloc(TopTransactionContext, sizeof(ItemPointerData) * p->maxrows);
-		p->subids = MemoryContextAlloc(TopTransactionContext, sizeof(SubTransactionId) * p->maxrows);
-		p->hashes = MemoryContextAlloc(TopTransactionContext, sizeof(uint64) * natts * p->maxrows);
+		p->maxrows = 0;
+		p->tids = NULL;
+		p->subids = NULL;
+		p->hashes = NULL;
+		p->spc = index->rd_rel->reltablespace;
+		p->rfn = index->rd_rel->relfilenode;
 	}
 	return p;
 }
 
-/* Room for one more row in list p (a batch at most) */
+/*
+ * Room for one more row in list p (a batch at most): 16 rows, then doubled;
+ * the count changes only once every array has its new size
+ */
 static void
 PbPendingGrow(PbPendingIndex *p)
 {
+	int			n;
+
 	if (p->nrows < p->maxrows)
 		return;
 	Assert(p->maxrows < PB_PENDING_ROWS);
-	p->maxrows = Min(p->maxrows * 2, PB_PENDING_ROWS);
-	p->tids = repalloc(p->tids, sizeof(ItemPointerData) * p->maxrows);
-	p->subids = repalloc(p->subids, sizeof(SubTransactionId) * p->maxrows);
-	p->hashes = repalloc(p->hashes, sizeof(uint64) * p->natts * p->maxrows);
+	n = p->maxrows == 0 ? 16 : Min(p->maxrows * 2, PB_PENDING_ROWS);
+	if (p->maxrows == 0)
+	{
+		p->tids = MemoryContextAlloc(TopTransactionContext, sizeof(ItemPointerData) * n);
+		p->subids = MemoryContextAlloc(TopTransactionContext, sizeof(SubTransactionId) * n);
+		p->hashes = MemoryContextAlloc(TopTransactionContext, sizeof(uint64) * p->natts * n);
+	}
+	else
+	{
+		p->tids = repalloc(p->tids, sizeof(ItemPointerData) * n);
+		p->subids = repalloc(p->subids, sizeof(SubTransactionId) * n);
+		p->hashes = repalloc(p->hashes, sizeof(uint64) * p->natts * n);
+	}
+	p->maxrows = n;
+}
+
+/*
+ * The index that has the storage list p's rows came to, opened, or NULL if
+ * none (the list is dropped).  Usually the list's own index.  After a copy of
+ * it (SET TABLESPACE) no relation has the old storage: its own index, with
+ * the same pages and TIDs in new storage.  After a swap of storage between
+ * two indexes and their tables in this transaction (as pg_repack's last step
+ * does, with rows inserted before it), the other index.  A rebuild dropped
+ * the list (PbForgetPending), and a dropped index takes nothing.
+ */
+static Relation
+PbPendingTarget(PbPendingIndex *p)
+{
+	Oid			owner = BfRelidByRelfilenode(p->spc, p->rfn);
+	Relation	index;
+
+	index = try_relation_open(OidIsValid(owner) ? owner : p->indexoid, RowExclusiveLock);
+	if (index == NULL)
+		return NULL;
+	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->ambuild != pbbuild ||
+		IndexRelationGetNumberOfKeyAttributes(index) != p->natts)
+	{
+		if (OidIsValid(owner))
+			elog(ERROR, "storage %u of pagebloom index %u belongs to relation \"%s\", not a pagebloom index like it",
+				 p->rfn, p->indexoid, RelationGetRelationName(index));
+		relation_close(index, RowExclusiveLock);
+		return NULL;
+	}
+	return index;
+}
+
+/* Set the keys of list p in the index that has its storage (PbPendingTarget) */
+static void
+PbFlushListAnywhere(PbPendingIndex *p)
+{
+	Relation	index = PbPendingTarget(p);
+
+	if (index == NULL)
+	{
+		pbPendingRows -= p->nrows;
+		p->nrows = 0;
+		return;
+	}
+	PbFlushList(index, p);
+	relation_close(index, RowExclusiveLock);
 }
 
 /*
@@ -271,7 +343,15 @@ PbFlushPending(Relation index)
 	p = PbPendingList(index, 0, false);
 	if (p == NULL || p->nrows == 0)
 		return;
-	PbFlushList(index, p);
+	if (p->spc == index->rd_rel->reltablespace && p->rfn == index->rd_rel->relfilenode)
+		PbFlushList(index, p);
+	else
+	{
+		/* copied or swapped since: where the rows' storage is now */
+		PbFlushListAnywhere(p);
+		p->spc = index->rd_rel->reltablespace;
+		p->rfn = index->rd_rel->relfilenode;
+	}
 }
 
 /*
@@ -293,8 +373,11 @@ PbForgetPending(Relation index)
 }
 
 /*
- * Set the keys of every waiting row, before a commit or a prepare.  An index
- * dropped by this transaction takes nothing.
+ * Set the keys of every waiting row: before a commit or a prepare, a
+ * subtransaction (whose rollback could undo the storage they would go to,
+ * or the build that dropped them), and a parallel query (whose workers'
+ * scans cannot see this backend's lists).  An index dropped by this
+ * transaction takes nothing.
  */
 static void
 PbFlushAllPending(void)
@@ -306,24 +389,8 @@ PbFlushAllPending(void)
 		return;
 	hash_seq_init(&seq, pbPending);
 	while ((p = hash_seq_search(&seq)) != NULL)
-	{
-		Relation	index;
-
-		if (p->nrows == 0)
-			continue;
-		index = try_relation_open(p->indexoid, RowExclusiveLock);
-		if (index != NULL &&
-			index->rd_rel->relkind == RELKIND_INDEX &&
-			index->rd_indam->ambuild == pbbuild)
-			PbFlushList(index, p);
-		else
-		{
-			pbPendingRows -= p->nrows;
-			p->nrows = 0;
-		}
-		if (index != NULL)
-			relation_close(index, RowExclusiveLock);
-	}
+		if (p->nrows > 0)
+			PbFlushListAnywhere(p);
 }
 
 /*
@@ -368,6 +435,11 @@ PbSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 	HASH_SEQ_STATUS seq;
 	PbPendingIndex *p;
 
+	if (event == SUBXACT_EVENT_START_SUB)
+	{
+		PbFlushAllPending();
+		return;
+	}
 	if (event != SUBXACT_EVENT_ABORT_SUB || pbPending == NULL)
 		return;
 	hash_seq_init(&seq, pbPending);
@@ -394,12 +466,27 @@ PbSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
 	}
 }
 
-/* Register the transaction callbacks (from _PG_init) */
+/* A parallel query's workers find this transaction's rows in the index */
+static void
+PbExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	if (pbPendingRows > 0 && queryDesc->plannedstmt->parallelModeNeeded &&
+		!(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+		PbFlushAllPending();
+	if (pbPrevExecutorStart)
+		pbPrevExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+/* Register the transaction callbacks and the executor hook (from _PG_init) */
 void
 PbInsertInit(void)
 {
 	RegisterXactCallback(PbXactCallback, NULL);
 	RegisterSubXactCallback(PbSubXactCallback, NULL);
+	pbPrevExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = PbExecutorStart;
 }
 
 /* aminsert: set the keys of one heap tuple in its range's signature */
@@ -423,6 +510,14 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	{
 		PbPendingIndex *p = PbPendingList(index, state->natts, true);
 
+		if (p->spc != index->rd_rel->reltablespace || p->rfn != index->rd_rel->relfilenode)
+		{
+			/* copied or swapped since the list began: set its rows first */
+			if (p->nrows > 0)
+				PbFlushListAnywhere(p);
+			p->spc = index->rd_rel->reltablespace;
+			p->rfn = index->rd_rel->relfilenode;
+		}
 		if (p->nrows >= PB_PENDING_ROWS)
 			PbFlushList(index, p);
 		PbPendingGrow(p);

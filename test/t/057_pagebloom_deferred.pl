@@ -224,6 +224,76 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('audit_pb'); SET enabl
 	SELECT count(*) FROM audit WHERE tag = 'ddl:ALTER INDEX'}), "150\n100",
 	'rows an event trigger inserted before SET TABLESPACE copied their index are in it');
 
+# a savepoint rolled back after it rebuilt or copied the index: the storage
+# goes back to the one before, which must have the rows inserted before the
+# savepoint (their keys are set when it begins)
+foreach my $ddl ('REINDEX INDEX d_pb',
+	'ALTER INDEX d_pb SET TABLESPACE pbts; ' . via_index($lo + 900, 1, 'bitmap'))
+{
+	$out = $node->safe_psql('postgres', qq{
+		BEGIN;
+		INSERT INTO d SELECT 850000 + i, $lo + i, 'v' || i FROM generate_series(0, 99) i;
+		SAVEPOINT s;
+		$ddl;
+		INSERT INTO d SELECT 850100 + i, $lo + 100 + i, 'v' || i FROM generate_series(0, 1099) i;
+		ROLLBACK TO s;
+		COMMIT;
+	});
+	is($node->safe_psql('postgres', 'BEGIN; ' . via_index($lo, 1200, 'bitmap') . q{
+		SELECT pagebloom_verify('d_pb') = (SELECT count(*) FROM d); COMMIT;}), "100\nt",
+		"$ddl in a savepoint rolled back (after a batch of rows in it): the 100 rows before it found");
+	$lo += 2000;
+}
+
+# a parallel worker runs a function that probes the index, in the inserting
+# transaction (the scan begins in the worker: the leader sets its rows' keys
+# before a parallel query starts)
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION d_count(v int) RETURNS bigint STABLE PARALLEL SAFE LANGUAGE plpgsql AS $$
+	BEGIN
+		RETURN (SELECT count(*) FROM d WHERE a = v);
+	END $$;
+	CREATE TABLE keys AS SELECT g AS v FROM generate_series(90000, 90049) g;
+	ANALYZE keys;
+});
+$out = $node->safe_psql('postgres', q{
+	BEGIN;
+	INSERT INTO d SELECT 860000 + i, 90000 + i % 50, 'w' || i FROM generate_series(0, 199) i;
+	SET LOCAL max_parallel_workers_per_gather = 2;
+	SET LOCAL enable_seqscan = off;
+	} . "SET LOCAL $force = on;" . q{
+	EXPLAIN (COSTS OFF) SELECT sum(d_count(v)) FROM keys;
+	SELECT sum(d_count(v)) FROM keys;
+	COMMIT;
+});
+like($out, qr/Gather.*Single Copy: true.*Seq Scan on keys/s, 'a parallel worker calls the probing function');
+like($out, qr/\n200$/, 'and its probes find the 200 rows its leader\'s transaction inserted');
+
+# a swap of storage between two tables and their indexes in the transaction
+# that inserted rows (as pg_repack's last step does): the rows' keys go to
+# the index that has their storage now
+$node->safe_psql('postgres', q{
+	CREATE TABLE ra (a int, b int);
+	CREATE TABLE rb (a int, b int);
+	INSERT INTO ra SELECT i, i FROM generate_series(1, 1000) i;
+	INSERT INTO rb SELECT i, i FROM generate_series(1, 1000) i;
+	CREATE INDEX ra_pb ON ra USING pagebloom (a, b);
+	CREATE INDEX rb_pb ON rb USING pagebloom (a, b);
+	BEGIN;
+	INSERT INTO rb SELECT 5000 + i, i FROM generate_series(1, 300) i;
+	CREATE TEMP TABLE sw AS SELECT oid, relfilenode FROM pg_class WHERE relname IN ('ra', 'rb', 'ra_pb', 'rb_pb');
+	UPDATE pg_class c SET relfilenode = o.relfilenode FROM sw s, sw o
+		WHERE c.oid = s.oid AND o.oid = (CASE c.relname WHEN 'ra' THEN 'rb' WHEN 'rb' THEN 'ra'
+			WHEN 'ra_pb' THEN 'rb_pb' ELSE 'ra_pb' END)::regclass
+		AND c.relname IN ('ra', 'rb', 'ra_pb', 'rb_pb');
+	COMMIT;
+});
+is($node->safe_psql('postgres', q{SELECT count(*) FROM ra WHERE a > 5000}), '300',
+	'after the swap, the table that has the inserted rows\' storage holds them');
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('ra_pb'), pagebloom_verify('rb_pb');
+	SET enable_seqscan = off; SELECT count(*) FROM ra WHERE a = 5150 AND b = 150}), "1300|1000\n1",
+	'and its index has their keys');
+
 # CREATE INDEX CONCURRENTLY: a row committed while the index is being built
 # is added by the validation, which inserts rows of other transactions.  The
 # index expression waits on an advisory lock for a = 500, holding the build.
