@@ -8,8 +8,11 @@
  * aminsert keeps the tuple's keys (its TID and one hash per column) in a list
  * per index and transaction, and sets them in batches (PbSetRows): when a
  * list has PB_PENDING_ROWS rows, when this backend begins a scan of the index
- * (or pagebloom_verify, pagebloom_info, pagebloom_resummarize open it), and
- * before the transaction commits or prepares.  A batch changes each page once
+ * (or pagebloom_verify, pagebloom_info, pagebloom_resummarize open it), when
+ * a subtransaction begins (its rollback could undo the storage they would go
+ * to, or the rebuild that dropped them), before a parallel query starts (its
+ * workers' scans, also inside functions, cannot see this backend's lists),
+ * and before the transaction commits or prepares.  A batch changes each page once
  * however many keys it gets: the row map page of a range takes the entries of
  * all its new rows in one locked write, a slice page the bits of several
  * keys.  Set row by row, an insert locked and logged one page per column and
@@ -27,13 +30,15 @@
  * pre-commit work).  The range's segment is created at once (PbEnsureRange),
  * so that an index that cannot grow fails the INSERT, not the COMMIT.
  *
- * The index's storage may change under a list within the transaction.  A
- * copy (SET TABLESPACE of the index or of its table) keeps pages and TIDs: the
- * list goes to the new storage.  A rebuild (REINDEX, TRUNCATE, CLUSTER,
- * VACUUM FULL, a table rewrite; also a truncation in place) calls pbbuild,
- * which reads every row of the table, this transaction's too, and drops the
- * index's list (PbForgetPending).  A dropped index's list is dropped at the
- * commit.
+ * The index's storage may change under a list within the transaction; the
+ * list follows the storage its rows came to (PbPendingTarget).  A copy (SET
+ * TABLESPACE of the index or of its table) keeps pages and TIDs: the list goes
+ * to the index's new storage.  A swap of storage between two tables and their
+ * indexes (pg_repack's last step) sends it to the index that has its storage
+ * now.  A rebuild (REINDEX, TRUNCATE, CLUSTER, VACUUM FULL, a table rewrite;
+ * also a truncation in place) calls pbbuild, which reads every row of the
+ * table, this transaction's too, and drops the index's list
+ * (PbForgetPending).  A dropped index's list is dropped at the commit.
  *
  * A batch sets a row's keys only if its TID still holds a tuple that this
  * transaction inserted: a row map slot belongs to its line pointer, and the
