@@ -50,16 +50,4 @@
 #define BfEstimateArrayLength(root, arrayexpr) estimate_array_length(arrayexpr)
 #endif
 
-/*
- * 16 renamed relfilenode lookups to relfilenumber ones: the relation whose
- * storage a (reltablespace, relfilenode) pair of pg_class names
- */
-#if PG_VERSION_NUM >= 160000
-#include "utils/relfilenumbermap.h"
-#define BfRelidByRelfilenode(spc, rfn) RelidByRelfilenumber((spc), (rfn))
-#else
-#include "utils/relfilenodemap.h"
-#define BfRelidByRelfilenode(spc, rfn) RelidByRelfilenode((spc), (rfn))
-#endif
-
 #endif							/* BLOOMFILTER_COMPAT_H */

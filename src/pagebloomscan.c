@@ -136,9 +136,6 @@ pbbeginscan(Relation r, int nkeys, int norderbys)
 	MemoryContext scancxt;
 	PbScanOpaque so;
 
-	/* the rows this transaction inserted have their keys before it reads */
-	PbFlushPending(r);
-
 	/*
 	 * The scan's memory (hashers, the index scan's range buffers) goes in a
 	 * context of its own, freed by amendscan: an exclusion constraint check

@@ -2005,8 +2005,6 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
 				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
-	/* the rows this transaction inserted have their keys before it reads */
-	PbFlushPending(index);
 	return index;
 }
 
