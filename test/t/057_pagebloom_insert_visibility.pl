@@ -44,6 +44,16 @@ $node->safe_psql('postgres', q{
 	CREATE INDEX d_pb ON d USING pagebloom (a, b) WITH (pages_per_range = 1);
 	CREATE INDEX d_id ON d (id);
 	ANALYZE d;
+	-- an index expression that holds its caller for v = 10 and v = 500 while
+	-- a session holds the advisory lock of that number
+	CREATE FUNCTION gate(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	BEGIN
+		IF v IN (10, 500) THEN
+			PERFORM pg_advisory_lock_shared(v);
+			PERFORM pg_advisory_unlock_shared(v);
+		END IF;
+		RETURN v;
+	END $$;
 });
 
 # rows with a in [lo, lo + n) (absent before), counted through the index
@@ -329,32 +339,24 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('ra_pb'), pagebloom_ve
 
 # CREATE INDEX CONCURRENTLY: a row committed while the index is being built
 # is added by the validation, which inserts rows of other transactions.  The
-# index expression waits on an advisory lock for a = 500, holding the build.
+# index expression gate() (below) waits for a = 500, holding the build.
 $node->safe_psql('postgres', q{
-	CREATE FUNCTION gate2(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
-	BEGIN
-		IF v = 500 THEN
-			PERFORM pg_advisory_lock_shared(4343);
-			PERFORM pg_advisory_unlock_shared(4343);
-		END IF;
-		RETURN v;
-	END $$;
 	CREATE TABLE c (a int, b int);
 	INSERT INTO c SELECT i, i FROM generate_series(1, 1000) i;
 });
 my $clocker = psql_start();
-psql_send($clocker, "SELECT pg_advisory_lock(4343); \\echo locked\n", qr/locked/);
-my $cic = psql_start('CREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate2(a), b)');
+psql_send($clocker, "SELECT pg_advisory_lock(500); \\echo locked\n", qr/locked/);
+my $cic = psql_start('CREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate(a), b)');
 ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
 	WHERE query LIKE 'CREATE INDEX CONCURRENTLY c_pb%' AND wait_event_type = 'Lock'}),
 	'CREATE INDEX CONCURRENTLY waits in its build');
 $node->safe_psql('postgres', q{INSERT INTO c VALUES (2000, 2000)});
-psql_send($clocker, "SELECT pg_advisory_unlock(4343); \\q\n");
+psql_send($clocker, "SELECT pg_advisory_unlock(500); \\q\n");
 $clocker->{h}->finish;
 $cic->{h}->finish;
 is($cic->{err}, '', 'CREATE INDEX CONCURRENTLY completes');
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('c_pb'); SET enable_seqscan = off;
-	SELECT count(*) FROM c WHERE gate2(a) = 2000 AND b = 2000}), "1001\n1",
+	SELECT count(*) FROM c WHERE gate(a) = 2000 AND b = 2000}), "1001\n1",
 	'the row committed during the build is in the index');
 
 # 6. an exclusion constraint: a second transaction's conflicting insert
@@ -376,33 +378,25 @@ is($node->safe_psql('postgres', 'SELECT count(*) FROM x'), '1', 'one row in the 
 # 7. a speculative insertion that loses its conflict: its tuple is killed at
 # once, VACUUM frees its line pointer, another transaction's row takes it;
 # nothing of the first transaction's (an entry written late, as a batching
-# version did) may replace the new row's row map entry when it commits.  The pagebloom index (created
-# first, so inserted into first) has an expression that waits on an
-# advisory lock for v = 10, so that the conflicting row commits between the
+# version did) may replace the new row's row map entry when it commits.
+# The pagebloom index (created first, so inserted into first) is on gate(v),
+# held for v = 10, so that the conflicting row commits between the
 # speculative insertion's pre-check and its unique index insertion.
 $node->safe_psql('postgres', q{
-	CREATE FUNCTION gate(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
-	BEGIN
-		IF v = 10 THEN
-			PERFORM pg_advisory_lock_shared(4242);
-			PERFORM pg_advisory_unlock_shared(4242);
-		END IF;
-		RETURN v;
-	END $$;
 	CREATE TABLE s (k int, v int) WITH (autovacuum_enabled = off);
 	CREATE INDEX s_pb ON s USING pagebloom (gate(v));
 	CREATE UNIQUE INDEX s_k ON s (k);
 	INSERT INTO s SELECT i, 1000 + i FROM generate_series(100, 120) i;
 });
 my $locker = psql_start();
-psql_send($locker, "SELECT pg_advisory_lock(4242); \\echo locked\n", qr/locked/);
+psql_send($locker, "SELECT pg_advisory_lock(10); \\echo locked\n", qr/locked/);
 $s1 = psql_start();
 psql_send($s1, "BEGIN; INSERT INTO s VALUES (1, 10) ON CONFLICT (k) DO NOTHING; \\echo upserted\n");
 ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
 	WHERE query LIKE 'INSERT INTO s VALUES (1, 10)%' AND wait_event_type = 'Lock'}),
 	'the speculative insertion waits in its index expression');
 $node->safe_psql('postgres', q{INSERT INTO s VALUES (1, 20)});
-psql_send($locker, "SELECT pg_advisory_unlock(4242); \\q\n");
+psql_send($locker, "SELECT pg_advisory_unlock(10); \\q\n");
 $locker->{h}->finish;
 psql_send($s1, '', qr/upserted/);
 my $killed = $node->safe_psql('postgres', q{
