@@ -79,7 +79,7 @@ PbValidateColumnFpr(const char *value)
 		(void) PbParseColumnFpr(value, fprs, true);
 }
 
-/* Register the reloptions kind and the planner hook; called once from _PG_init */
+/* Register the reloptions kind, the planner hook and the insert callbacks; called once from _PG_init */
 void
 PageBloomInit(void)
 {
@@ -133,6 +133,9 @@ PageBloomInit(void)
 
 	pb_prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = PbGetRelationInfo;
+
+	/* inserts set their keys in batches (pagebloominsert.c) */
+	PbInsertInit();
 }
 
 /* Parse and validate reloptions */

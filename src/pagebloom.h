@@ -310,6 +310,12 @@ extern BlockNumber PbReadExtent(Relation index);
 extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes,
 					  ItemPointer tid);
+extern void PbFlushPending(void);
+extern void PbForgetPending(Relation index);
+extern void PbInsertInit(void);
+extern void PbSetRows(Relation index, PageBloomState *state, uint32 segment,
+					  int nrows, const uint32 *rangebits, const uint64 *hashes,
+					  int nhashes, const ItemPointerData *tids);
 extern void PbHashTuple(PageBloomState *state, Datum *values, bool *isnull,
 						uint64 *hashes);
 

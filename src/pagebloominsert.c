@@ -1,29 +1,541 @@
 /*
  * pagebloominsert.c
- *		Inserting into a pagebloom index: aminsert.
+ *		Inserting into a pagebloom index: aminsert, and the rows of the
+ *		running statement whose keys wait to be set until it ends.
  *
- * Design.  A new heap tuple sets its keys in the signature of its range at
- * once, before the inserting transaction can commit, so a scan whose snapshot
- * sees the tuple also sees its bits: no false negative, no pending list.  The
- * range's segment is created first if the table grew past the index
- * (PbEnsureRange, under the relation extension lock).  Then one page per
- * column key is updated, pages locked in block order, up to four per generic
- * WAL record (PbSetKeys); a page that already has all the bits is only read.
- * Bits only ever go from 0 to 1 here, so concurrent inserters cannot undo
- * each other.  With a row map, the tuple's fingerprints go into the row map
- * page of each column in the same pass (PbSetKeys).  The insert holds its
- * segment's lock in shared mode, which only a re-summarization of that
- * segment waits for (pagebloomvacuum.c).  HOT updates do not call aminsert:
- * the new version is on the same page (same range) with the same indexed
- * values.
+ * Design.  A heap tuple's keys must be in the index before anything can look
+ * for the tuple there.  Set row by row, an insert locked and logged one page
+ * per column and key kind (twelve for six columns), and that was most of its
+ * time; set in batches, each page is changed once for all the rows whose keys
+ * it gets (PbSetRows).  So while a statement runs (an executor run, or a
+ * utility statement such as COPY: PbExecutorRun, PbProcessUtility), aminsert
+ * keeps each new tuple's keys (its TID and one hash per column) in a list per
+ * index, and the lists are set when the statement's run returns, when one
+ * begins (a statement or function called inside it, a parallel query whose
+ * workers cannot see this backend's lists), when this backend begins a scan
+ * of a pagebloom index (or pagebloom_verify, pagebloom_info,
+ * pagebloom_resummarize open one), when a list has PB_PENDING_ROWS rows or all
+ * have PB_PENDING_ALL, and before the transaction commits or prepares (a
+ * safety net: nothing is left by then).  The first row an index gets between
+ * two of these points sets its keys at once, so that a one-row INSERT costs
+ * what it did before.
+ *
+ * Nothing else sees those rows earlier.  Other snapshots see them only after
+ * the commit; a standby only after replaying the commit record, which follows
+ * the keys' WAL.  The statement's own scans cannot see the rows it inserts
+ * (they are of its own command), and a statement or function run inside it
+ * that could sets them first.  An error takes the rows with the transaction
+ * or subtransaction that inserted them: an abort drops the lists' rows of
+ * the subtransactions it ends.  Some inserts set their keys at once: outside
+ * a statement run (logical replication's apply); into an index with an
+ * exclusion constraint (its check looks for conflicting rows of transactions
+ * in progress, with a dirty snapshot); the validation of CREATE INDEX
+ * CONCURRENTLY (it inserts rows of other transactions, already committed);
+ * in a parallel worker; and after this transaction's lists were set for its
+ * commit (another extension's pre-commit work).  The range's segment is
+ * created at once (PbEnsureRange), so that an index that cannot grow fails
+ * the row's insert.
+ *
+ * The index cannot change under a list: a list lives only within the run
+ * that filled it (any nested statement or run sets it first), and that run
+ * has the index open, which makes PostgreSQL refuse whatever would rebuild,
+ * copy, truncate or drop the index or its table meanwhile ("is being used by
+ * active queries in this session").  A list still records the index's
+ * storage and its flush fails rather than write to other storage.  A build
+ * of the index (from a table that has the rows) drops its list
+ * (PbForgetPending).  An earlier version kept the lists until the commit and
+ * missed rows in nine ways (doc/performance.md, "Inserts in batches"); TAP
+ * test 057 holds each of them.
+ *
+ * A batch sets a row's keys only if its TID still holds a tuple that this
+ * transaction inserted: a row map slot belongs to its line pointer, and the
+ * tuple of a speculative insertion that lost its conflict is killed at once
+ * (no subtransaction abort): while the statement goes on, pruning may give
+ * its line pointer to another transaction's row, whose entry an old one
+ * written later would replace.  The tuples of the transaction in progress
+ * cannot be pruned otherwise, so the check holds until the batch is written.
+ *
+ * Setting keys.  Bits only ever go from 0 to 1, so concurrent inserters
+ * cannot undo each other; pages are locked in block order, up to four per
+ * generic WAL record (PbSetRows).  A batch holds its segment's lock in shared
+ * mode, which only a re-summarization of that segment waits for
+ * (pagebloomvacuum.c): it sees these tuples as being inserted and either
+ * sets their keys itself or keeps the range's old bits, and the batch adds
+ * its bits afterwards.  HOT updates do not call aminsert: the new version is
+ * on the same page (same range) with the same indexed values.
  */
 #include "pagebloom.h"
 
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/parallel.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
-#include "storage/lmgr.h"
 #include "nodes/execnodes.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "tcop/utility.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
 
-/* aminsert: set the keys of one heap tuple in its range's signature */
+/* Rows of an index's list: a batch; rows of all lists */
+#define PB_PENDING_ROWS		1024
+#define PB_PENDING_ALL		16384
+
+/* The rows of one index waiting for their keys, in insertion order */
+typedef struct PbPendingIndex
+{
+	Oid			indexoid;		/* hash key */
+	Oid			spc;			/* the storage the rows came to: the */
+	Oid			rfn;			/* index's pg_class reltablespace and
+								 * relfilenode */
+	uint64		generation;		/* pbGeneration of its last row */
+	int			natts;
+	int			nrows;
+	int			maxrows;		/* allocated: 16, doubled up to a batch */
+	ItemPointerData *tids;
+	SubTransactionId *subids;
+	uint64	   *hashes;			/* natts per row */
+} PbPendingIndex;
+
+/*
+ * This transaction's lists, by index (in TopTransactionContext), the rows in
+ * them, and whether they were set for the commit (later inserts set their
+ * keys at once).  pbRunDepth counts the statement runs in progress (rows
+ * wait only inside one); pbGeneration counts the points where all lists are
+ * set (an index's first row after one sets its keys at once).
+ */
+static HTAB *pbPending = NULL;
+static int64 pbPendingRows = 0;
+static bool pbCommitting = false;
+static int	pbRunDepth = 0;
+static uint64 pbGeneration = 1;
+
+static ExecutorRun_hook_type pbPrevExecutorRun = NULL;
+static ProcessUtility_hook_type pbPrevProcessUtility = NULL;
+
+/* The list of an index, made if asked */
+static PbPendingIndex *
+PbPendingList(Relation index, int natts, bool create)
+{
+	Oid			indexoid = RelationGetRelid(index);
+	PbPendingIndex *p;
+	bool		found;
+
+	if (pbPending == NULL)
+	{
+		HASHCTL		ctl;
+
+		if (!create)
+			return NULL;
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(PbPendingIndex);
+		ctl.hcxt = TopTransactionContext;
+		pbPending = hash_create("pagebloom pending rows", 16, &ctl,
+								HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+	p = hash_search(pbPending, &indexoid, create ? HASH_ENTER : HASH_FIND, &found);
+	if (p != NULL && !found)
+	{
+		/* an entry that an allocation failure leaves is an empty list */
+		p->natts = natts;
+		p->nrows = 0;
+		p->maxrows = 0;
+		p->tids = NULL;
+		p->subids = NULL;
+		p->hashes = NULL;
+		p->generation = 0;
+		p->spc = index->rd_rel->reltablespace;
+		p->rfn = index->rd_rel->relfilenode;
+	}
+	return p;
+}
+
+/*
+ * Room for one more row in list p (a batch at most): 16 rows, then doubled;
+ * the count changes only once every array has its new size
+ */
+static void
+PbPendingGrow(PbPendingIndex *p)
+{
+	int			n;
+
+	if (p->nrows < p->maxrows)
+		return;
+	Assert(p->maxrows < PB_PENDING_ROWS);
+	n = p->maxrows == 0 ? 16 : Min(p->maxrows * 2, PB_PENDING_ROWS);
+	if (p->maxrows == 0)
+	{
+		p->tids = MemoryContextAlloc(TopTransactionContext, sizeof(ItemPointerData) * n);
+		p->subids = MemoryContextAlloc(TopTransactionContext, sizeof(SubTransactionId) * n);
+		p->hashes = MemoryContextAlloc(TopTransactionContext, sizeof(uint64) * p->natts * n);
+	}
+	else
+	{
+		p->tids = repalloc(p->tids, sizeof(ItemPointerData) * n);
+		p->subids = repalloc(p->subids, sizeof(SubTransactionId) * n);
+		p->hashes = repalloc(p->hashes, sizeof(uint64) * p->natts * n);
+	}
+	p->maxrows = n;
+}
+
+/*
+ * Whether row i of list p is still this transaction's tuple: its TID holds a
+ * normal tuple inserted by this transaction (or a subtransaction of it that
+ * has not aborted).  The caller holds a pin and share lock on its heap page.
+ */
+static bool
+PbPendingRowIsOurs(Page page, ItemPointer tid)
+{
+	OffsetNumber off = ItemPointerGetOffsetNumber(tid);
+	ItemId		lp;
+	HeapTupleHeader htup;
+
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+		return false;
+	lp = PageGetItemId(page, off);
+	if (!ItemIdIsNormal(lp))
+		return false;
+	htup = (HeapTupleHeader) PageGetItem(page, lp);
+	return TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetRawXmin(htup));
+}
+
+/*
+ * Set the keys of list p's rows in index (whose storage p's rows came to),
+ * a segment at a time under its lock, and empty the list
+ */
+static void
+PbFlushList(Relation index, PbPendingIndex *p)
+{
+	PageBloomState *state = PbGetState(index);
+	const PageBloomMetaPageData *meta = &state->meta;
+	uint32		rps = PbRangesPerSegment(meta);
+	Relation	heap;
+	bool	   *keep;
+	bool	   *done;
+	ItemPointerData *tids;
+	uint32	   *rangebits;
+	uint64	   *hashes;
+	Buffer		buf = InvalidBuffer;
+	BlockNumber bufblk = InvalidBlockNumber;
+	BlockNumber heapblocks;
+	int			left = 0;
+	int			i;
+
+	Assert(p->natts == state->natts);
+	if (p->nrows == 0)
+		return;
+
+	/* the rows whose TIDs still hold our tuples */
+	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	heapblocks = RelationGetNumberOfBlocks(heap);
+	keep = palloc(sizeof(bool) * p->nrows);
+	for (i = 0; i < p->nrows; i++)
+	{
+		BlockNumber blk = ItemPointerGetBlockNumber(&p->tids[i]);
+
+		if (blk >= heapblocks)
+		{
+			/* not ours any more (the table was truncated) */
+			keep[i] = false;
+			continue;
+		}
+		if (blk != bufblk)
+		{
+			if (BufferIsValid(buf))
+				UnlockReleaseBuffer(buf);
+			buf = ReadBuffer(heap, blk);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			bufblk = blk;
+		}
+		keep[i] = PbPendingRowIsOurs(BufferGetPage(buf), &p->tids[i]);
+		left += keep[i];
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+	table_close(heap, AccessShareLock);
+
+	/* a segment at a time, the rows in their order */
+	done = palloc0(sizeof(bool) * p->nrows);
+	tids = palloc(sizeof(ItemPointerData) * p->nrows);
+	rangebits = palloc(sizeof(uint32) * p->nrows);
+	hashes = palloc(sizeof(uint64) * p->natts * p->nrows);
+	for (i = 0; left > 0 && i < p->nrows; i++)
+	{
+		uint64		segment;
+		uint64		maxrange = 0;
+		int			n = 0;
+		int			j;
+
+		if (!keep[i] || done[i])
+			continue;
+		segment = (ItemPointerGetBlockNumber(&p->tids[i]) / meta->pagesPerRange) / rps;
+		for (j = i; j < p->nrows; j++)
+		{
+			uint64		range = ItemPointerGetBlockNumber(&p->tids[j]) / meta->pagesPerRange;
+
+			if (!keep[j] || done[j] || range / rps != segment)
+				continue;
+			tids[n] = p->tids[j];
+			rangebits[n] = (uint32) (range % rps);
+			memcpy(hashes + (Size) n * p->natts, p->hashes + (Size) j * p->natts,
+				   sizeof(uint64) * p->natts);
+			maxrange = Max(maxrange, range);
+			done[j] = true;
+			n++;
+		}
+		/* created by the inserts, unless the index was rebuilt meanwhile */
+		PbEnsureRange(index, state, maxrange);
+		PbLockSegment(index, (uint32) segment, PB_SEGLOCK_INSERT);
+		PbSetRows(index, state, (uint32) segment, n, rangebits, hashes, p->natts, tids);
+		PbUnlockSegment(index, (uint32) segment, PB_SEGLOCK_INSERT);
+		left -= n;
+	}
+	pfree(keep);
+	pfree(done);
+	pfree(tids);
+	pfree(rangebits);
+	pfree(hashes);
+
+	pbPendingRows -= p->nrows;
+	p->nrows = 0;
+}
+
+
+/*
+ * Set the keys of list p's rows in its index, opened here; a dropped index
+ * takes nothing.  The index's storage is the one the rows came to (see the
+ * design note); if it is not, this fails rather than write to other storage.
+ */
+static void
+PbFlushListOpen(PbPendingIndex *p)
+{
+	Relation	index;
+
+	index = try_relation_open(p->indexoid, RowExclusiveLock);
+	if (index == NULL)
+	{
+		pbPendingRows -= p->nrows;
+		p->nrows = 0;
+		return;
+	}
+	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->ambuild != pbbuild ||
+		IndexRelationGetNumberOfKeyAttributes(index) != p->natts ||
+		index->rd_rel->reltablespace != p->spc || index->rd_rel->relfilenode != p->rfn)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("pagebloom index \"%s\" changed under rows waiting for their keys",
+						RelationGetRelationName(index)),
+				 errdetail("Its storage is relation file %u, the rows came to %u.",
+						   index->rd_rel->relfilenode, p->rfn),
+				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
+	PbFlushList(index, p);
+	relation_close(index, NoLock);
+}
+
+
+/*
+ * Set the keys of every waiting row (see the design note for when): a
+ * point where an index's next row sets its keys at once
+ */
+void
+PbFlushPending(void)
+{
+	HASH_SEQ_STATUS seq;
+	PbPendingIndex *p;
+
+	pbGeneration++;
+	if (pbPending == NULL || pbPendingRows == 0)
+		return;
+	hash_seq_init(&seq, pbPending);
+	while ((p = hash_seq_search(&seq)) != NULL)
+		if (p->nrows > 0)
+			PbFlushListOpen(p);
+	Assert(pbPendingRows == 0);
+}
+
+/*
+ * Drop the rows waiting for index: it is being built from its table, which
+ * has them (pbbuild)
+ */
+void
+PbForgetPending(Relation index)
+{
+	PbPendingIndex *p;
+
+	if (pbPendingRows == 0)
+		return;
+	p = PbPendingList(index, 0, false);
+	if (p == NULL)
+		return;
+	pbPendingRows -= p->nrows;
+	p->nrows = 0;
+}
+
+/*
+ * Transaction end: set the keys before a commit or prepare (and any insert
+ * after that at once), forget the lists after
+ */
+static void
+PbXactCallback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			PbFlushPending();
+			pbCommitting = true;
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+		case XACT_EVENT_PREPARE:
+			/* the lists were in TopTransactionContext */
+			Assert(pbPendingRows == 0 || event == XACT_EVENT_ABORT ||
+				   event == XACT_EVENT_PARALLEL_ABORT);
+			pbPending = NULL;
+			pbPendingRows = 0;
+			pbCommitting = false;
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * Subtransaction abort: drop the rows it inserted (those of mySubid and of
+ * its children, which began after it), keeping the others in order
+ */
+static void
+PbSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
+				  SubTransactionId parentSubid, void *arg)
+{
+	HASH_SEQ_STATUS seq;
+	PbPendingIndex *p;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB || pbPending == NULL || pbPendingRows == 0)
+		return;
+	hash_seq_init(&seq, pbPending);
+	while ((p = hash_seq_search(&seq)) != NULL)
+	{
+		int			n = 0;
+		int			i;
+
+		for (i = 0; i < p->nrows; i++)
+		{
+			if (p->subids[i] >= mySubid)
+				continue;
+			if (n != i)
+			{
+				p->tids[n] = p->tids[i];
+				p->subids[n] = p->subids[i];
+				memcpy(p->hashes + (Size) n * p->natts, p->hashes + (Size) i * p->natts,
+					   sizeof(uint64) * p->natts);
+			}
+			n++;
+		}
+		pbPendingRows -= p->nrows - n;
+		p->nrows = n;
+	}
+}
+
+/*
+ * A statement run begins or returns: set the waiting rows' keys (see the
+ * design note)
+ */
+static void
+PbRunBoundary(void)
+{
+	if (pbPendingRows > 0)
+		PbFlushPending();
+	else
+		pbGeneration++;
+}
+
+/*
+ * ExecutorRun hook: rows inserted during an executor run wait (pbRunDepth);
+ * those before it and its own are set as it begins and returns.  An error
+ * leaves its rows to the (sub)transaction abort.
+ */
+#if PG_VERSION_NUM >= 180000
+static void
+PbExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count)
+#else
+static void
+PbExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
+			  bool execute_once)
+#endif
+{
+	PbRunBoundary();
+	pbRunDepth++;
+	PG_TRY();
+	{
+#if PG_VERSION_NUM >= 180000
+		if (pbPrevExecutorRun)
+			pbPrevExecutorRun(queryDesc, direction, count);
+		else
+			standard_ExecutorRun(queryDesc, direction, count);
+#else
+		if (pbPrevExecutorRun)
+			pbPrevExecutorRun(queryDesc, direction, count, execute_once);
+		else
+			standard_ExecutorRun(queryDesc, direction, count, execute_once);
+#endif
+	}
+	PG_FINALLY();
+	{
+		pbRunDepth--;
+	}
+	PG_END_TRY();
+	PbRunBoundary();
+}
+
+/*
+ * ProcessUtility hook: the same for a utility statement (COPY FROM inserts
+ * outside the executor)
+ */
+static void
+PbProcessUtility(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+				 ProcessUtilityContext context, ParamListInfo params,
+				 QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	PbRunBoundary();
+	pbRunDepth++;
+	PG_TRY();
+	{
+		if (pbPrevProcessUtility)
+			pbPrevProcessUtility(pstmt, queryString, readOnlyTree, context,
+								 params, queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+									params, queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		pbRunDepth--;
+	}
+	PG_END_TRY();
+	PbRunBoundary();
+}
+
+/* Register the transaction callbacks and the statement hooks (from _PG_init) */
+void
+PbInsertInit(void)
+{
+	RegisterXactCallback(PbXactCallback, NULL);
+	RegisterSubXactCallback(PbSubXactCallback, NULL);
+	pbPrevExecutorRun = ExecutorRun_hook;
+	ExecutorRun_hook = PbExecutorRun;
+	pbPrevProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = PbProcessUtility;
+}
+
+/* aminsert: set the keys of one heap tuple in its range's signature, or list them */
 bool
 pbinsert(Relation index, Datum *values, bool *isnull,
 		 ItemPointer ht_ctid, Relation heapRel,
@@ -38,6 +550,38 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureRange(index, state, range);
+
+	if (pbRunDepth > 0 && indexInfo->ii_ExclusionOps == NULL && !indexInfo->ii_Concurrent &&
+		!IsParallelWorker() && !pbCommitting)
+	{
+		PbPendingIndex *p = PbPendingList(index, state->natts, true);
+
+		if (p->generation == pbGeneration)
+		{
+			if (p->nrows == 0)
+			{
+				p->spc = index->rd_rel->reltablespace;
+				p->rfn = index->rd_rel->relfilenode;
+			}
+			else if (p->spc != index->rd_rel->reltablespace ||
+					 p->rfn != index->rd_rel->relfilenode)
+				PbFlushListOpen(p);	/* fails: see the design note */
+			PbPendingGrow(p);
+			p->tids[p->nrows] = *ht_ctid;
+			p->subids[p->nrows] = GetCurrentSubTransactionId();
+			memcpy(p->hashes + (Size) p->nrows * p->natts, hashes, sizeof(uint64) * p->natts);
+			p->nrows++;
+			pbPendingRows++;
+			if (p->nrows == PB_PENDING_ROWS)
+				PbFlushList(index, p);
+			else if (pbPendingRows >= PB_PENDING_ALL)
+				PbFlushPending();
+			return false;
+		}
+		/* the first row since the lists were last set: at once */
+		p->generation = pbGeneration;
+	}
+
 	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);
 	PbSetKeys(index, state, segment, range % PbRangesPerSegment(meta),
 			  hashes, state->natts, ht_ctid);

@@ -136,6 +136,9 @@ pbbeginscan(Relation r, int nkeys, int norderbys)
 	MemoryContext scancxt;
 	PbScanOpaque so;
 
+	/* the rows this transaction inserted have their keys before it reads */
+	PbFlushPending();
+
 	/*
 	 * The scan's memory (hashers, the index scan's range buffers) goes in a
 	 * context of its own, freed by amendscan: an exclusion constraint check

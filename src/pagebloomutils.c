@@ -1421,39 +1421,66 @@ PbApplyKeyOp(const PageBloomMetaPageData *meta, PbPageWork *pw,
 }
 
 /*
- * Order one row's keys by block number, keeping the order of the keys of one
- * block: an insertion sort (at most two keys per column, the row map keys
- * already in order after the slice keys; qsort's comparator calls took 6% of
- * an insert)
+ * Order keys by block number, keeping the order of the keys of one block
+ * (a later row's entry in a row map slot must win): an insertion sort for
+ * one row's keys (at most two per column, the row map keys already in order
+ * after the slice keys; qsort's comparator calls took 6% of a one-row
+ * insert), else a stable radix sort of the block numbers' offsets from the
+ * least, a byte at a time
  */
 static void
 PbSortKeyOps(const PbKeyOp *ops, int n, uint32 *order)
 {
+	BlockNumber minblk = InvalidBlockNumber;
+	BlockNumber maxblk = 0;
+	uint32	   *tmp;
 	int			i;
+	int			shift;
 
 	for (i = 0; i < n; i++)
 		order[i] = i;
-	for (i = 1; i < n; i++)
+	if (n <= 2 * INDEX_MAX_KEYS)
 	{
-		uint32		k = order[i];
-		int			j = i;
-
-		while (j > 0 && ops[order[j - 1]].blkno > ops[k].blkno)
+		for (i = 1; i < n; i++)
 		{
-			order[j] = order[j - 1];
-			j--;
+			uint32		k = order[i];
+			int			j = i;
+
+			while (j > 0 && ops[order[j - 1]].blkno > ops[k].blkno)
+			{
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = k;
 		}
-		order[j] = k;
+		return;
 	}
+	for (i = 0; i < n; i++)
+	{
+		minblk = Min(minblk, ops[i].blkno);
+		maxblk = Max(maxblk, ops[i].blkno);
+	}
+	tmp = palloc(sizeof(uint32) * n);
+	for (shift = 0; shift < 32 && ((maxblk - minblk) >> shift) != 0; shift += 8)
+	{
+		int			count[257] = {0};
+
+		for (i = 0; i < n; i++)
+			count[(((ops[order[i]].blkno - minblk) >> shift) & 0xFF) + 1]++;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+			tmp[count[((ops[order[i]].blkno - minblk) >> shift) & 0xFF]++] = order[i];
+		memcpy(order, tmp, sizeof(uint32) * n);
+	}
+	pfree(tmp);
 }
 
 /*
- * Set the keys of nrows heap tuples of segment 'segment' (as many as make
- * 2 * INDEX_MAX_KEYS key operations: PbSetKeys passes one; a version that
- * passed batches was measured and not kept, doc/performance.md): for row i,
- * the nhashes keys hashes[i * nhashes ..] for its range (bit rangebits[i] of
- * the segment) and, given tids and a row map, the row's row map entries.
- * Every page is changed once, under its exclusive lock, however many keys it gets:
+ * Set the keys of nrows heap tuples of segment 'segment': for row i, the
+ * nhashes keys hashes[i * nhashes ..] for its range (bit rangebits[i] of the
+ * segment) and, given tids and a row map, the row's row map entries.  Every
+ * page is changed once, under its exclusive lock, however many keys it gets:
  * pages are locked in block order, up to four at a time (a generic WAL
  * record's limit).  The pages must exist (PbEnsureRange).
  *
@@ -1467,7 +1494,7 @@ PbSortKeyOps(const PbKeyOp *ops, int n, uint32 *order)
  * logged as a full image, as GENERIC_XLOG_FULL_IMAGE does.  A page whose
  * words all have the bits already is only read.
  */
-static void
+void
 PbSetRows(Relation index, PageBloomState *state, uint32 segment, int nrows,
 		  const uint32 *rangebits, const uint64 *hashes, int nhashes,
 		  const ItemPointerData *tids)
@@ -1475,8 +1502,10 @@ PbSetRows(Relation index, PageBloomState *state, uint32 segment, int nrows,
 	const PageBloomMetaPageData *meta = &state->meta;
 	bool		rowmap = tids != NULL && meta->rowSlots > 0;
 	int			nops = nrows * nhashes * (rowmap ? 2 : 1);
-	PbKeyOp		ops[2 * INDEX_MAX_KEYS];
-	uint32		order[2 * INDEX_MAX_KEYS];
+	PbKeyOp		oneops[2 * INDEX_MAX_KEYS];
+	uint32		oneorder[2 * INDEX_MAX_KEYS];
+	PbKeyOp    *ops;
+	uint32	   *order;
 	PbPageWork *work;
 	char	   *delta;
 	bool		needwal = RelationNeedsWAL(index);
@@ -1484,9 +1513,17 @@ PbSetRows(Relation index, PageBloomState *state, uint32 segment, int nrows,
 	int			n = 0;
 	int			i;
 
-	if (nhashes > INDEX_MAX_KEYS || nops > 2 * INDEX_MAX_KEYS)
-		elog(ERROR, "pagebloom: %d key operations of %d rows in one call, at most %d",
-			 nops, nrows, 2 * INDEX_MAX_KEYS);
+	Assert(nhashes <= INDEX_MAX_KEYS);
+	if (nops <= 2 * INDEX_MAX_KEYS)
+	{
+		ops = oneops;
+		order = oneorder;
+	}
+	else
+	{
+		ops = palloc(sizeof(PbKeyOp) * nops);
+		order = palloc(sizeof(uint32) * nops);
+	}
 	/* the page work areas (73 kB), kept for the backend's life */
 	if (pbSetWork == NULL)
 	{
@@ -1692,6 +1729,11 @@ PbSetRows(Relation index, PageBloomState *state, uint32 segment, int nrows,
 			UnlockReleaseBuffer(bufs[b]);
 	}
 
+	if (ops != oneops)
+	{
+		pfree(ops);
+		pfree(order);
+	}
 }
 
 /* Set the keys of one heap tuple (tid, or NULL: no row map entries) */
@@ -1963,6 +2005,8 @@ PbOpenIndex(Oid indexoid, LOCKMODE lockmode, Relation *heap)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
 				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
+	/* the rows this transaction inserted have their keys before it reads */
+	PbFlushPending();
 	return index;
 }
 

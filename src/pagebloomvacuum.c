@@ -598,6 +598,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" is not a pagebloom index", RelationGetRelationName(index)),
 				 errhint("Pass a pagebloom index (a partitioned index has one per partition).")));
+	/* the rows this transaction inserted have their keys first */
+	PbFlushPending();
 
 	rewritten = PbResummarize(heap, index, minStale, false);
 
