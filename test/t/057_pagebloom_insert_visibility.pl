@@ -376,41 +376,109 @@ like($s2->{err}, qr/conflicting key value violates exclusion constraint/, 'and f
 is($node->safe_psql('postgres', 'SELECT count(*) FROM x'), '1', 'one row in the constrained table');
 
 # 7. a speculative insertion that loses its conflict: its tuple is killed at
-# once, VACUUM frees its line pointer, another transaction's row takes it;
-# nothing of the first transaction's (an entry written late, as a batching
-# version did) may replace the new row's row map entry when it commits.
-# The pagebloom index (created first, so inserted into first) is on gate(v),
-# held for v = 10, so that the conflicting row commits between the
-# speculative insertion's pre-check and its unique index insertion.
+# once; while the statement goes on, VACUUM frees its line pointer and
+# another transaction's row takes it.  The killed row's entry, waiting for
+# the statement's end, must not replace the new row's row map entry.  One
+# statement inserts three rows: (0, 5) sets its keys at once (an index's
+# first row in a run); (1, 10) waits in its index expression gate2() (an
+# advisory lock taken in a PL/pgSQL simple expression, which runs no
+# statement: the rows' keys stay in the list) while another session commits
+# k = 1, then loses its conflict; (3, 11) waits there too while VACUUM and
+# the other row run.
 $node->safe_psql('postgres', q{
+	CREATE FUNCTION gate2(v int) RETURNS int IMMUTABLE LANGUAGE plpgsql AS $$
+	DECLARE
+		x bool;
+	BEGIN
+		IF v IN (10, 11) THEN
+			x := pg_advisory_lock_shared(v) IS NULL;
+			x := pg_advisory_unlock_shared(v);
+		END IF;
+		RETURN v;
+	END $$;
 	CREATE TABLE s (k int, v int) WITH (autovacuum_enabled = off);
-	CREATE INDEX s_pb ON s USING pagebloom (gate(v));
+	CREATE INDEX s_pb ON s USING pagebloom (gate2(v));
 	CREATE UNIQUE INDEX s_k ON s (k);
 	INSERT INTO s SELECT i, 1000 + i FROM generate_series(100, 120) i;
 });
 my $locker = psql_start();
-psql_send($locker, "SELECT pg_advisory_lock(10); \\echo locked\n", qr/locked/);
+psql_send($locker, "SELECT pg_advisory_lock(10), pg_advisory_lock(11); \\echo locked\n", qr/locked/);
 $s1 = psql_start();
-psql_send($s1, "BEGIN; INSERT INTO s VALUES (1, 10) ON CONFLICT (k) DO NOTHING; \\echo upserted\n");
-ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
-	WHERE query LIKE 'INSERT INTO s VALUES (1, 10)%' AND wait_event_type = 'Lock'}),
-	'the speculative insertion waits in its index expression');
+psql_send($s1, "BEGIN; INSERT INTO s VALUES (0, 5), (1, 10), (3, 11) ON CONFLICT (k) DO NOTHING; \\echo upserted\n");
+my $waiting = q{SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE query LIKE 'INSERT INTO s VALUES (0, 5)%' AND wait_event = 'advisory'};
+ok($node->poll_query_until('postgres', $waiting),
+	'the speculative insertion of (1, 10) waits in its index expression');
 $node->safe_psql('postgres', q{INSERT INTO s VALUES (1, 20)});
-psql_send($locker, "SELECT pg_advisory_unlock(10); \\q\n");
-$locker->{h}->finish;
-psql_send($s1, '', qr/upserted/);
-my $killed = $node->safe_psql('postgres', q{
-	SELECT lp FROM heap_page_items(get_raw_page('s', 0)) WHERE t_xmin = 0 AND lp_flags = 1});
-like($killed, qr/^\d+$/, "the speculative tuple was killed (line pointer $killed)");
+psql_send($locker, "SELECT pg_advisory_unlock(10); \\echo unlocked\n", qr/unlocked/);
+my $killed_lp = q{SELECT lp FROM heap_page_items(get_raw_page('s', 0)) WHERE t_xmin = 0 AND lp_flags = 1};
+ok($node->poll_query_until('postgres', "SELECT EXISTS ($killed_lp) AND ($waiting)"),
+	'(1, 10) lost its conflict, and (3, 11) waits in its index expression');
+my $killed = $node->safe_psql('postgres', $killed_lp);
+like($killed, qr/^\d+$/, "the speculative tuple of (1, 10) was killed (line pointer $killed)");
 $node->safe_psql('postgres', 'VACUUM (INDEX_CLEANUP ON) s');
 my $ctid = $node->safe_psql('postgres', q{INSERT INTO s VALUES (2, 30) RETURNING ctid});
-is($ctid, "(0,$killed)", 'another transaction\'s row took its line pointer');
+is($ctid, "(0,$killed)", 'another transaction\'s row took its line pointer while the statement runs');
+psql_send($locker, "SELECT pg_advisory_unlock(11); \\q\n");
+$locker->{h}->finish;
+psql_send($s1, '', qr/upserted/);
 psql_send($s1, "COMMIT; \\q\n");
 $s1->{h}->finish;
-is($node->safe_psql('postgres', q{SELECT pagebloom_verify('s_pb')}), '23',
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('s_pb')}), '25',
 	'after the first transaction commits, every row\'s entry is in the index');
-is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT k FROM s WHERE gate(v) = 30}), '2',
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT k FROM s WHERE gate2(v) = 30}), '2',
 	'and the new row is found through it');
+is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT k FROM s WHERE gate2(v) = 11}), '3',
+	'and so is the statement\'s last row');
+
+# 8. inside one statement: a function that the INSERT calls every 100th row
+# counts, through the index, the 99 rows it inserted just before (all but the
+# first waiting for their keys); in the inserting backend, then in a parallel
+# worker (which cannot see the backend's lists: the function's statement
+# sets them as it begins)
+foreach my $worker (0, 1)
+{
+	my $set = $worker
+	  ? "SET max_parallel_workers_per_gather = 2 SET $force = on"
+	  : 'SET max_parallel_workers_per_gather = 0';
+	my $base = 40000 + 1000 * $worker;
+	(my $setstmts = "$set;") =~ s/ SET /; SET /g;
+	$node->safe_psql('postgres', qq{
+		CREATE FUNCTION d_seen$worker(v int) RETURNS bigint VOLATILE LANGUAGE plpgsql
+			SET enable_seqscan = off SET enable_indexscan = off $set AS \$\$
+		BEGIN
+			RETURN (SELECT count(*) FROM d WHERE a = v);
+		END \$\$;
+	});
+	$out = $node->safe_psql('postgres', qq{
+		SET enable_seqscan = off; SET enable_indexscan = off; $setstmts
+		EXPLAIN (COSTS OFF) SELECT count(*) FROM d WHERE a = $base;
+		RESET ALL;
+		INSERT INTO d SELECT 910000 + i, $base + i / 100,
+			CASE WHEN i % 100 = 99 THEN 'seen ' || d_seen$worker($base + i / 100) ELSE 'u' END
+			FROM generate_series(0, 1999) i;
+		SELECT b, count(*) FROM d WHERE id >= 910000 AND b LIKE 'seen%' GROUP BY b;
+		DELETE FROM d WHERE id >= 910000;
+	});
+	like($out, $worker ? qr/Gather.*Single Copy: true.*Bitmap Index Scan on d_pb/s
+		: qr/^(?!.*Gather).*Bitmap Index Scan on d_pb/s,
+		'the function\'s query is a bitmap scan of the index' . ($worker ? ' in a parallel worker' : ''));
+	like($out, qr/\nseen 99\|20$/,
+		'it finds the 99 rows its own statement inserted before, each of 20 times' . ($worker ? ' (worker)' : ''));
+}
+
+# a COPY of more than a list's rows, read by the same transaction and by
+# another session
+$node->safe_psql('postgres', qq{COPY (SELECT 920000 + i, 50000 + i, 'k' || i FROM generate_series(0, 2999) i) TO '$csv' (FORMAT csv)});
+$out = $node->safe_psql('postgres', qq{
+	BEGIN;
+	COPY d FROM '$csv' (FORMAT csv);
+	} . via_index(50000, 3000, 'bitmap') . q{
+	COMMIT;
+});
+is($out, '3000', 'a COPY of 3000 rows: the copying transaction finds them all through the index');
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(50000, 3000, 'bitmap') . ' COMMIT;'), '3000',
+	'and so does another session after the commit');
 
 $node->stop;
 done_testing();
