@@ -79,7 +79,10 @@ PbValidateColumnFpr(const char *value)
 		(void) PbParseColumnFpr(value, fprs, true);
 }
 
-/* Register the reloptions kind, the planner hook and the insert callbacks; called once from _PG_init */
+/*
+ * Register the reloptions kind, the planner hook and the insert hooks and
+ * callbacks; called once from _PG_init
+ */
 void
 PageBloomInit(void)
 {
@@ -134,7 +137,7 @@ PageBloomInit(void)
 	pb_prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = PbGetRelationInfo;
 
-	/* inserts set their keys in batches (pagebloominsert.c) */
+	/* a statement's inserts set their keys in batches (pagebloominsert.c) */
 	PbInsertInit();
 }
 

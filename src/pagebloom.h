@@ -222,6 +222,8 @@ typedef struct PageBloomState
 	BlockNumber knownBlocks;	/* index blocks known to be in the
 								 * metapage's extent */
 	BfHasher	hashers[INDEX_MAX_KEYS];
+	uint64		insertGeneration;	/* pagebloominsert.c's flush point of
+									 * this backend's last insert at once */
 	uint32		nrecent;		/* entries of recentBuffers: a power of 2,
 								 * or 0 (a temporary index) */
 	Buffer		recentBuffers[FLEXIBLE_ARRAY_MEMBER];	/* for index block b,

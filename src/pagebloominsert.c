@@ -7,18 +7,18 @@
  * for the tuple there.  Set row by row, an insert locked and logged one page
  * per column and key kind (twelve for six columns), and that was most of its
  * time; set in batches, each page is changed once for all the rows whose keys
- * it gets (PbSetRows).  So while a statement runs (an executor run, or a
- * utility statement such as COPY: PbExecutorRun, PbProcessUtility), aminsert
- * keeps each new tuple's keys (its TID and one hash per column) in a list per
- * index, and the lists are set when the statement's run returns, when one
- * begins (a statement or function called inside it, a parallel query whose
- * workers cannot see this backend's lists), when this backend begins a scan
- * of a pagebloom index (or pagebloom_verify, pagebloom_info,
- * pagebloom_resummarize open one), when a list has PB_PENDING_ROWS rows or all
- * have PB_PENDING_ALL, and before the transaction commits or prepares (a
- * safety net: nothing is left by then).  The first row an index gets between
- * two of these points sets its keys at once, so that a one-row INSERT costs
- * what it did before.
+ * it gets (PbSetRows).  So while a statement runs (an executor run or finish,
+ * or a utility statement such as COPY: PbExecutorRun, PbExecutorFinish,
+ * PbProcessUtility), aminsert keeps each new tuple's keys (its TID and one
+ * hash per column) in a list per index.  The lists are set when such a call
+ * returns and when one begins (a statement or function inside the running
+ * one, a parallel query whose workers cannot see this backend's lists), when
+ * this backend begins a scan of a pagebloom index (or pagebloom_verify,
+ * pagebloom_info, pagebloom_resummarize open one), when a list has
+ * PB_PENDING_ROWS rows or all have PB_PENDING_ALL, and before the transaction
+ * commits or prepares (a safety net: nothing is left by then).  The first
+ * row an index gets after one of these points sets its keys at once, so that
+ * a one-row INSERT costs what it did before.
  *
  * Nothing else sees those rows earlier.  Other snapshots see them only after
  * the commit; a standby only after replaying the commit record, which follows
@@ -36,16 +36,18 @@
  * created at once (PbEnsureRange), so that an index that cannot grow fails
  * the row's insert.
  *
- * The index cannot change under a list: a list lives only within the run
- * that filled it (any nested statement or run sets it first), and that run
- * has the index open, which makes PostgreSQL refuse whatever would rebuild,
- * copy, truncate or drop the index or its table meanwhile ("is being used by
- * active queries in this session").  A list still records the index's
- * storage and its flush fails rather than write to other storage.  A build
- * of the index (from a table that has the rows) drops its list
- * (PbForgetPending).  An earlier version kept the lists until the commit and
- * missed rows in nine ways (doc/performance.md, "Inserts in batches"); TAP
- * test 057 holds each of them.
+ * The index cannot change under a list: a list lives only within the call
+ * that filled it (any call inside it sets the lists first), and that call
+ * has the index open (the executor's result relations, COPY's target), which
+ * makes PostgreSQL refuse whatever would rebuild, copy, truncate or drop the
+ * index or its table meanwhile ("is being used by active queries in this
+ * session").  A list still records the index's storage, and its flush fails
+ * rather than lose its rows or write them to other storage.  A build of the
+ * index (from a table that has the rows) drops its list (PbForgetPending).
+ * An earlier version kept the lists until the commit and missed rows in nine
+ * ways (doc/performance.md, "Inserts in batches"); TAP test 057 holds each
+ * of them, and the ways of this version's first draft (rows of a WITH query
+ * inserted by ExecutorFinish inside DDL).
  *
  * A batch sets a row's keys only if its TID still holds a tuple that this
  * transaction inserted: a row map slot belongs to its line pointer, and the
@@ -93,7 +95,6 @@ typedef struct PbPendingIndex
 	Oid			spc;			/* the storage the rows came to: the */
 	Oid			rfn;			/* index's pg_class reltablespace and
 								 * relfilenode */
-	uint64		generation;		/* pbGeneration of its last row */
 	int			natts;
 	int			nrows;
 	int			maxrows;		/* allocated: 16, doubled up to a batch */
@@ -116,6 +117,7 @@ static int	pbRunDepth = 0;
 static uint64 pbGeneration = 1;
 
 static ExecutorRun_hook_type pbPrevExecutorRun = NULL;
+static ExecutorFinish_hook_type pbPrevExecutorFinish = NULL;
 static ProcessUtility_hook_type pbPrevProcessUtility = NULL;
 
 /* The list of an index, made if asked */
@@ -148,7 +150,6 @@ PbPendingList(Relation index, int natts, bool create)
 		p->tids = NULL;
 		p->subids = NULL;
 		p->hashes = NULL;
-		p->generation = 0;
 		p->spc = index->rd_rel->reltablespace;
 		p->rfn = index->rd_rel->relfilenode;
 	}
@@ -211,9 +212,9 @@ PbPendingRowIsOurs(Page page, ItemPointer tid)
 static void
 PbFlushList(Relation index, PbPendingIndex *p)
 {
-	PageBloomState *state = PbGetState(index);
-	const PageBloomMetaPageData *meta = &state->meta;
-	uint32		rps = PbRangesPerSegment(meta);
+	PageBloomState *state;
+	const PageBloomMetaPageData *meta;
+	uint32		rps;
 	Relation	heap;
 	bool	   *keep;
 	bool	   *done;
@@ -226,12 +227,15 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	int			left = 0;
 	int			i;
 
-	Assert(p->natts == state->natts);
 	if (p->nrows == 0)
 		return;
 
-	/* the rows whose TIDs still hold our tuples */
-	heap = table_open(index->rd_index->indrelid, AccessShareLock);
+	/*
+	 * the rows whose TIDs still hold our tuples; the statement that inserted
+	 * them holds its lock on the table (taking a new one could process
+	 * invalidations, which may free the index's cached state)
+	 */
+	heap = table_open(index->rd_index->indrelid, NoLock);
 	heapblocks = RelationGetNumberOfBlocks(heap);
 	keep = palloc(sizeof(bool) * p->nrows);
 	for (i = 0; i < p->nrows; i++)
@@ -240,7 +244,7 @@ PbFlushList(Relation index, PbPendingIndex *p)
 
 		if (blk >= heapblocks)
 		{
-			/* not ours any more (the table was truncated) */
+			/* cannot happen (the statement's lock keeps the table whole) */
 			keep[i] = false;
 			continue;
 		}
@@ -257,7 +261,12 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	}
 	if (BufferIsValid(buf))
 		UnlockReleaseBuffer(buf);
-	table_close(heap, AccessShareLock);
+	table_close(heap, NoLock);
+
+	state = PbGetState(index);
+	meta = &state->meta;
+	rps = PbRangesPerSegment(meta);
+	Assert(p->natts == state->natts);
 
 	/* a segment at a time, the rows in their order */
 	done = palloc0(sizeof(bool) * p->nrows);
@@ -288,7 +297,7 @@ PbFlushList(Relation index, PbPendingIndex *p)
 			done[j] = true;
 			n++;
 		}
-		/* created by the inserts, unless the index was rebuilt meanwhile */
+		/* created by the inserts already */
 		PbEnsureRange(index, state, maxrange);
 		PbLockSegment(index, (uint32) segment, PB_SEGLOCK_INSERT);
 		PbSetRows(index, state, (uint32) segment, n, rangebits, hashes, p->natts, tids);
@@ -307,9 +316,9 @@ PbFlushList(Relation index, PbPendingIndex *p)
 
 
 /*
- * Set the keys of list p's rows in its index, opened here; a dropped index
- * takes nothing.  The index's storage is the one the rows came to (see the
- * design note); if it is not, this fails rather than write to other storage.
+ * Set the keys of list p's rows in its index, opened here.  The index is
+ * there with the storage the rows came to (see the design note); if it is
+ * not, this fails rather than lose the rows or write them elsewhere.
  */
 static void
 PbFlushListOpen(PbPendingIndex *p)
@@ -318,11 +327,11 @@ PbFlushListOpen(PbPendingIndex *p)
 
 	index = try_relation_open(p->indexoid, RowExclusiveLock);
 	if (index == NULL)
-	{
-		pbPendingRows -= p->nrows;
-		p->nrows = 0;
-		return;
-	}
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("pagebloom index %u was dropped under rows waiting for their keys",
+						p->indexoid),
+				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
 	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->ambuild != pbbuild ||
 		IndexRelationGetNumberOfKeyAttributes(index) != p->natts ||
 		index->rd_rel->reltablespace != p->spc || index->rd_rel->relfilenode != p->rfn)
@@ -330,8 +339,9 @@ PbFlushListOpen(PbPendingIndex *p)
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("pagebloom index \"%s\" changed under rows waiting for their keys",
 						RelationGetRelationName(index)),
-				 errdetail("Its storage is relation file %u, the rows came to %u.",
-						   index->rd_rel->relfilenode, p->rfn),
+				 errdetail("It is now relation file %u in tablespace %u; the rows came to file %u in tablespace %u of a pagebloom index of %d columns.",
+						   index->rd_rel->relfilenode, index->rd_rel->reltablespace,
+						   p->rfn, p->spc, p->natts),
 				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
 	PbFlushList(index, p);
 	relation_close(index, NoLock);
@@ -351,10 +361,24 @@ PbFlushPending(void)
 	pbGeneration++;
 	if (pbPending == NULL || pbPendingRows == 0)
 		return;
+	Assert(IsTransactionState());
 	hash_seq_init(&seq, pbPending);
 	while ((p = hash_seq_search(&seq)) != NULL)
+	{
 		if (p->nrows > 0)
 			PbFlushListOpen(p);
+		/* a list's arrays last as long as its statement */
+		if (p->maxrows > 0)
+		{
+			pfree(p->tids);
+			pfree(p->subids);
+			pfree(p->hashes);
+			p->tids = NULL;
+			p->subids = NULL;
+			p->hashes = NULL;
+			p->maxrows = 0;
+		}
+	}
 	Assert(pbPendingRows == 0);
 }
 
@@ -496,6 +520,31 @@ PbExecutorRun(QueryDesc *queryDesc, ScanDirection direction, uint64 count,
 }
 
 /*
+ * ExecutorFinish hook: the same for the rest of a statement's work after its
+ * run (AFTER triggers, and the rows of data-modifying WITH queries that the
+ * run did not read to the end, e.g. for a SELECT INTO of PL/pgSQL)
+ */
+static void
+PbExecutorFinish(QueryDesc *queryDesc)
+{
+	PbRunBoundary();
+	pbRunDepth++;
+	PG_TRY();
+	{
+		if (pbPrevExecutorFinish)
+			pbPrevExecutorFinish(queryDesc);
+		else
+			standard_ExecutorFinish(queryDesc);
+	}
+	PG_FINALLY();
+	{
+		pbRunDepth--;
+	}
+	PG_END_TRY();
+	PbRunBoundary();
+}
+
+/*
  * ProcessUtility hook: the same for a utility statement (COPY FROM inserts
  * outside the executor)
  */
@@ -531,6 +580,8 @@ PbInsertInit(void)
 	RegisterSubXactCallback(PbSubXactCallback, NULL);
 	pbPrevExecutorRun = ExecutorRun_hook;
 	ExecutorRun_hook = PbExecutorRun;
+	pbPrevExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = PbExecutorFinish;
 	pbPrevProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = PbProcessUtility;
 }
@@ -554,10 +605,19 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	if (pbRunDepth > 0 && indexInfo->ii_ExclusionOps == NULL && !indexInfo->ii_Concurrent &&
 		!IsParallelWorker() && !pbCommitting)
 	{
-		PbPendingIndex *p = PbPendingList(index, state->natts, true);
+		PbPendingIndex *p = pbPendingRows > 0 ? PbPendingList(index, state->natts, false) : NULL;
 
-		if (p->generation == pbGeneration)
+		/*
+		 * at once: the index's first row after a flush point, if none of its
+		 * rows waits (a row must not be set before an older one: a later
+		 * row map entry for a slot wins); its list is made by its second row
+		 */
+		if ((p == NULL || p->nrows == 0) && state->insertGeneration != pbGeneration)
+			state->insertGeneration = pbGeneration;
+		else
 		{
+			if (p == NULL)
+				p = PbPendingList(index, state->natts, true);
 			if (p->nrows == 0)
 			{
 				p->spc = index->rd_rel->reltablespace;
@@ -565,7 +625,9 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 			}
 			else if (p->spc != index->rd_rel->reltablespace ||
 					 p->rfn != index->rd_rel->relfilenode)
-				PbFlushListOpen(p);	/* fails: see the design note */
+				PbFlushListOpen(p); /* fails: see the design note */
+			if (p->nrows >= PB_PENDING_ROWS)
+				PbFlushList(index, p);
 			PbPendingGrow(p);
 			p->tids[p->nrows] = *ht_ctid;
 			p->subids[p->nrows] = GetCurrentSubTransactionId();
@@ -578,8 +640,6 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 				PbFlushPending();
 			return false;
 		}
-		/* the first row since the lists were last set: at once */
-		p->generation = pbGeneration;
 	}
 
 	PbLockSegment(index, segment, PB_SEGLOCK_INSERT);

@@ -337,27 +337,32 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('ra_pb'), pagebloom_ve
 	SET enable_seqscan = off; SELECT count(*) FROM ra WHERE a = 5150 AND b = 150}), "1300|1000\n1",
 	'and its index has their keys');
 
-# CREATE INDEX CONCURRENTLY: a row committed while the index is being built
-# is added by the validation, which inserts rows of other transactions.  The
-# index expression gate() (below) waits for a = 500, holding the build.
+# CREATE INDEX CONCURRENTLY: rows committed while the index is being built
+# are added by the validation, which inserts rows of other transactions (at
+# once: a list's check would drop them).  The index expression gate()
+# (below) waits for a = 500, holding the build.  (LOAD first: the library
+# loaded inside the statement leaves its rows' keys set at once anyway.)
 $node->safe_psql('postgres', q{
 	CREATE TABLE c (a int, b int);
 	INSERT INTO c SELECT i, i FROM generate_series(1, 1000) i;
 });
 my $clocker = psql_start();
 psql_send($clocker, "SELECT pg_advisory_lock(500); \\echo locked\n", qr/locked/);
-my $cic = psql_start('CREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate(a), b)');
+my $cic = psql_start();
+psql_send($cic, "LOAD 'bloomfilter';\nCREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate(a), b);\n\\echo built\n");
 ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
 	WHERE query LIKE 'CREATE INDEX CONCURRENTLY c_pb%' AND wait_event_type = 'Lock'}),
 	'CREATE INDEX CONCURRENTLY waits in its build');
-$node->safe_psql('postgres', q{INSERT INTO c VALUES (2000, 2000)});
+$node->safe_psql('postgres', q{INSERT INTO c SELECT i, i FROM generate_series(2000, 2009) i});
 psql_send($clocker, "SELECT pg_advisory_unlock(500); \\q\n");
 $clocker->{h}->finish;
+psql_send($cic, '', qr/built/);
+psql_send($cic, "\\q\n");
 $cic->{h}->finish;
 is($cic->{err}, '', 'CREATE INDEX CONCURRENTLY completes');
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('c_pb'); SET enable_seqscan = off;
-	SELECT count(*) FROM c WHERE gate(a) = 2000 AND b = 2000}), "1001\n1",
-	'the row committed during the build is in the index');
+	SELECT count(*) FROM c WHERE gate(a) IN (2000, 2005, 2009) AND b >= 2000}), "1010\n3",
+	'the rows committed during the build are in the index');
 
 # 6. an exclusion constraint: a second transaction's conflicting insert
 # finds the first one's row while it is in progress, waits, and fails when
@@ -404,7 +409,7 @@ $node->safe_psql('postgres', q{
 my $locker = psql_start();
 psql_send($locker, "SELECT pg_advisory_lock(10), pg_advisory_lock(11); \\echo locked\n", qr/locked/);
 $s1 = psql_start();
-psql_send($s1, "BEGIN; INSERT INTO s VALUES (0, 5), (1, 10), (3, 11) ON CONFLICT (k) DO NOTHING; \\echo upserted\n");
+psql_send($s1, "LOAD 'bloomfilter'; BEGIN; INSERT INTO s VALUES (0, 5), (1, 10), (3, 11) ON CONFLICT (k) DO NOTHING; \\echo upserted\n");
 my $waiting = q{SELECT count(*) = 1 FROM pg_stat_activity
 	WHERE query LIKE 'INSERT INTO s VALUES (0, 5)%' AND wait_event = 'advisory'};
 ok($node->poll_query_until('postgres', $waiting),
@@ -432,40 +437,81 @@ is($node->safe_psql('postgres', q{SET enable_seqscan = off; SELECT k FROM s WHER
 	'and so is the statement\'s last row');
 
 # 8. inside one statement: a function that the INSERT calls every 100th row
-# counts, through the index, the 99 rows it inserted just before (all but the
-# first waiting for their keys); in the inserting backend, then in a parallel
-# worker (which cannot see the backend's lists: the function's statement
-# sets them as it begins)
+# counts, through the index, the 98 rows of one key it inserted just before
+# (waiting for their keys: the row before them, of another key, took the
+# index's first row after a flush point); in the inserting backend, then through
+# d_count() called in a parallel worker (which cannot see the backend's
+# lists: the RETURN QUERY statement sets them as it begins).  The function
+# returns a set, read by a subquery: the INSERT runs it without a statement
+# of its own.
+$node->safe_psql('postgres', q{CREATE TABLE one AS SELECT 1 AS x; ANALYZE one;});
 foreach my $worker (0, 1)
 {
-	my $set = $worker
-	  ? "SET max_parallel_workers_per_gather = 2 SET $force = on"
-	  : 'SET max_parallel_workers_per_gather = 0';
+	my @set = $worker
+	  ? ('max_parallel_workers_per_gather = 2', "$force = on")
+	  : ('max_parallel_workers_per_gather = 0');
+	my $probe = $worker ? 'SELECT d_count(v) FROM one' : 'SELECT count(*) FROM d WHERE a = v';
 	my $base = 40000 + 1000 * $worker;
-	(my $setstmts = "$set;") =~ s/ SET /; SET /g;
 	$node->safe_psql('postgres', qq{
-		CREATE FUNCTION d_seen$worker(v int) RETURNS bigint VOLATILE LANGUAGE plpgsql
-			SET enable_seqscan = off SET enable_indexscan = off $set AS \$\$
+		CREATE FUNCTION d_seen$worker(v int) RETURNS SETOF bigint VOLATILE LANGUAGE plpgsql
+			SET enable_seqscan = off SET enable_indexscan = off SET } . join(' SET ', @set) . qq{ AS \$\$
 		BEGIN
-			RETURN (SELECT count(*) FROM d WHERE a = v);
+			RETURN QUERY $probe;
 		END \$\$;
 	});
+	(my $explain = $probe) =~ s/\bv\b/$base/;
+	# (LOAD: a session's first statement that opens a pagebloom index loads
+	# the library during its run, which it cannot wrap: its rows set their
+	# keys at once)
 	$out = $node->safe_psql('postgres', qq{
-		SET enable_seqscan = off; SET enable_indexscan = off; $setstmts
-		EXPLAIN (COSTS OFF) SELECT count(*) FROM d WHERE a = $base;
-		RESET ALL;
-		INSERT INTO d SELECT 910000 + i, $base + i / 100,
-			CASE WHEN i % 100 = 99 THEN 'seen ' || d_seen$worker($base + i / 100) ELSE 'u' END
+		LOAD 'bloomfilter';
+		BEGIN;
+		SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off; }
+		  . join('; ', map { "SET LOCAL $_" } @set) . qq{;
+		EXPLAIN (COSTS OFF) $explain;
+		COMMIT;
+		INSERT INTO d SELECT 910000 + i, CASE WHEN i % 100 = 0 THEN $base + 900 ELSE $base + i / 100 END,
+			CASE WHEN i % 100 = 99 THEN 'seen ' || (SELECT n FROM d_seen$worker($base + i / 100) n) ELSE 'u' END
 			FROM generate_series(0, 1999) i;
 		SELECT b, count(*) FROM d WHERE id >= 910000 AND b LIKE 'seen%' GROUP BY b;
 		DELETE FROM d WHERE id >= 910000;
 	});
-	like($out, $worker ? qr/Gather.*Single Copy: true.*Bitmap Index Scan on d_pb/s
+	like($out, $worker ? qr/Gather.*Single Copy: true.*Seq Scan on one/s
 		: qr/^(?!.*Gather).*Bitmap Index Scan on d_pb/s,
-		'the function\'s query is a bitmap scan of the index' . ($worker ? ' in a parallel worker' : ''));
-	like($out, qr/\nseen 99\|20$/,
-		'it finds the 99 rows its own statement inserted before, each of 20 times' . ($worker ? ' (worker)' : ''));
+		$worker ? 'a parallel worker calls the function that probes the index'
+		: 'the function\'s query is a bitmap scan of the index');
+	like($out, qr/\nseen 98\|20$/,
+		'it finds the 98 rows of that key its own statement inserted before, each of 20 times' . ($worker ? ' (worker)' : ''));
 }
+
+# rows of a data-modifying WITH query that the statement did not read to the
+# end (PL/pgSQL's SELECT INTO reads one): ExecutorFinish inserts them, here
+# inside DDL, from event triggers before and after it.  ALTER COLUMN TYPE
+# gives the index a new OID with the same storage; SET TABLESPACE copies it.
+$node->safe_psql('postgres', q{
+	CREATE TABLE w (a int, b varchar(10));
+	INSERT INTO w SELECT i, 'x' || i FROM generate_series(1, 1000) i;
+	CREATE INDEX w_pb ON w USING pagebloom (a, b) WITH (pages_per_range = 1);
+	CREATE FUNCTION w_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	DECLARE
+		v int;
+	BEGIN
+		WITH ins AS (INSERT INTO w SELECT 100000 + g, 'y' || g FROM generate_series(1, 50) g RETURNING a)
+		SELECT a INTO v FROM ins;
+	END $$;
+	CREATE EVENT TRIGGER w_start ON ddl_command_start WHEN TAG IN ('ALTER TABLE', 'ALTER INDEX')
+		EXECUTE FUNCTION w_ddl();
+	CREATE EVENT TRIGGER w_end ON ddl_command_end WHEN TAG IN ('ALTER TABLE', 'ALTER INDEX')
+		EXECUTE FUNCTION w_ddl();
+	ALTER TABLE w ALTER COLUMN b TYPE varchar(20);
+	ALTER INDEX w_pb SET TABLESPACE pbts;
+	ALTER TABLE w SET TABLESPACE pbts;
+	DROP EVENT TRIGGER w_start;
+	DROP EVENT TRIGGER w_end;
+});
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb'); SET enable_seqscan = off;
+	SELECT count(*) FROM w WHERE a = 100025 AND b = 'y25'}), "1300\n6",
+	'rows a WITH query left to ExecutorFinish inside ALTER COLUMN TYPE and SET TABLESPACE are in the index');
 
 # a COPY of more than a list's rows, read by the same transaction and by
 # another session
