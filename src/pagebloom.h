@@ -313,7 +313,7 @@ extern void PbSetKeys(Relation index, PageBloomState *state, uint32 segment,
 					  uint32 rangebit, const uint64 *hashes, int nhashes,
 					  ItemPointer tid);
 extern void PbFlushPending(void);
-extern void PbForgetPending(Relation index);
+extern void PbCheckNoPending(Relation index);
 extern void PbInsertInit(void);
 extern void PbSetRows(Relation index, PageBloomState *state, uint32 segment,
 					  int nrows, const uint32 *rangebits, const uint64 *hashes,

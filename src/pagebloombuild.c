@@ -935,11 +935,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 				 errdetail("The index may name rows outside the predicate, which the constraint check does not recheck."),
 				 errhint("Use a B-tree index for a partial exclusion constraint, or drop the WHERE clause.")));
 
-	/*
-	 * rows this transaction inserted and whose keys wait (pagebloominsert.c)
-	 * are in the table, which the build reads: their list goes
-	 */
-	PbForgetPending(index);
+	/* no rows of this transaction wait for the index (pagebloominsert.c) */
+	PbCheckNoPending(index);
 
 	/* a checkpoint that begins after this knows nothing of our writes */
 	startRedo = GetRedoRecPtr();
