@@ -105,10 +105,11 @@ typedef struct PbPendingIndex
 
 /*
  * This transaction's lists, by index (in TopTransactionContext), the rows in
- * them, and whether they were set for the commit (later inserts set their
- * keys at once).  pbRunDepth counts the statement runs in progress (rows
- * wait only inside one); pbGeneration counts the points where all lists are
- * set (an index's first row after one sets its keys at once).
+ * them, the lists holding arrays, and whether they were set for the commit
+ * (later inserts set their keys at once).  pbRunDepth counts the statement
+ * calls in progress (rows wait only inside one); pbGeneration counts the
+ * points where all lists are set (an index's first row after one sets its
+ * keys at once: PageBloomState.insertGeneration).
  */
 static HTAB *pbPending = NULL;
 static int64 pbPendingRows = 0;
