@@ -66,6 +66,25 @@ sub via_index
 		SELECT count(*) FROM d WHERE a = ANY ('{$keys}'::int[]);};
 }
 
+my $csv = File::Spec->rel2abs($node->basedir . '/rows.csv');
+
+# COPY n rows (ids from id, a from lo) into d from a file, and count them
+# through the index in the copying transaction (LOAD first: a COPY that loads
+# the library itself sets its rows' keys one by one)
+sub copy_in
+{
+	my ($id, $lo, $n) = @_;
+	$node->safe_psql('postgres', qq{COPY (SELECT $id + i, $lo + i, 'c' || i FROM generate_series(0, $n - 1) i)
+		TO '$csv' (FORMAT csv)});
+	return $node->safe_psql('postgres', qq{
+		LOAD 'bloomfilter';
+		BEGIN;
+		COPY d FROM '$csv' (FORMAT csv);
+		} . via_index($lo, $n, 'bitmap') . q{
+		COMMIT;
+	});
+}
+
 # a psql in the background: with a statement, psql -c runs it; without, it
 # runs what psql_send appends to its input
 sub psql_start
@@ -130,15 +149,7 @@ like($out, qr/Gather.*Single Copy: true.*Bitmap Index Scan on d_pb/s, 'a paralle
 like($out, qr/\n200$/, 'and finds the 200 rows its leader\'s transaction inserted');
 
 # COPY into the table, then a probe in the same transaction
-my $csv = File::Spec->rel2abs($node->basedir . '/rows.csv');
-$node->safe_psql('postgres', qq{COPY (SELECT 200000 + i, 7000 + i, 'c' || i FROM generate_series(0, 149) i) TO '$csv' (FORMAT csv)});
-$out = $node->safe_psql('postgres', qq{
-	BEGIN;
-	COPY d FROM '$csv' (FORMAT csv);
-	} . via_index(7000, 150, 'bitmap') . q{
-	COMMIT;
-});
-is($out, '150', 'rows copied in are found through the index by the copying transaction');
+is(copy_in(200000, 7000, 150), '150', 'rows copied in are found through the index by the copying transaction');
 
 # 2. other sessions: an autocommit INSERT (committed without a COMMIT
 # statement), one of several batches, an explicit COMMIT
@@ -515,14 +526,7 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb'); SET enable_se
 
 # a COPY of more than a list's rows, read by the same transaction and by
 # another session
-$node->safe_psql('postgres', qq{COPY (SELECT 920000 + i, 50000 + i, 'k' || i FROM generate_series(0, 2999) i) TO '$csv' (FORMAT csv)});
-$out = $node->safe_psql('postgres', qq{
-	BEGIN;
-	COPY d FROM '$csv' (FORMAT csv);
-	} . via_index(50000, 3000, 'bitmap') . q{
-	COMMIT;
-});
-is($out, '3000', 'a COPY of 3000 rows: the copying transaction finds them all through the index');
+is(copy_in(920000, 50000, 3000), '3000', 'a COPY of 3000 rows: the copying transaction finds them all through the index');
 is($node->safe_psql('postgres', 'BEGIN; ' . via_index(50000, 3000, 'bitmap') . ' COMMIT;'), '3000',
 	'and so does another session after the commit');
 
