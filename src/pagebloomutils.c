@@ -13,8 +13,9 @@
  * h * nblocks (fast range) and its k distinct rows inside the block are drawn
  * from a splitmix64 sequence seeded by h (PbKeyMask).
  *
- * Setting bits.  An insert sets the k bits of each of its keys in the slice
- * page of its block for its range's segment.  Bits only go from 0 to 1 here,
+ * Setting bits.  An insert (one row, or a statement's batch of rows:
+ * pagebloominsert.c) sets the k bits of each of its keys in the slice page
+ * of its block for its range's segment.  Bits only go from 0 to 1 here,
  * so concurrent inserters commute; pages are locked exclusively in block
  * order, at most MAX_GENERIC_XLOG_PAGES per generic WAL record, and a page
  * whose bits are all set already is not written at all.
