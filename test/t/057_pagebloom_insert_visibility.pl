@@ -524,6 +524,32 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb'); SET enable_se
 	SELECT count(*) FROM w WHERE a = 100025 AND b = 'y25'}), "1300\n6",
 	'rows a WITH query left to ExecutorFinish inside ALTER COLUMN TYPE and SET TABLESPACE are in the index');
 
+# an invalidation of the index's cache while its rows wait: ALTER INDEX
+# ... SET (no conflict with the insert's lock) commits while the INSERT waits
+# in gate2() at row 500 (a simple expression: the rows before it stay
+# listed), and the flush at the list's 1024th row must still find every row's
+# keys.  (A draft took a new lock there, which processed the invalidation and
+# freed the index's cached state under the flush: seen on a server built with
+# assertions, which wipes freed memory; Debian's server does not, so this
+# checks the rows, not the freed memory.)
+my $ilocker = psql_start();
+psql_send($ilocker, "SELECT pg_advisory_lock(11); \\echo locked\n", qr/locked/);
+my $ins = psql_start();
+psql_send($ins, "LOAD 'bloomfilter';\nINSERT INTO d SELECT 960000 + i, CASE WHEN i = 500 THEN gate2(11) - 11 + 61500 ELSE 61000 + i END, 'i' || i FROM generate_series(0, 1999) i;\n\\echo inserted\n");
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
+	WHERE query LIKE 'INSERT INTO d SELECT 960000%' AND wait_event = 'advisory'}),
+	'an INSERT waits at its row 500 with rows listed');
+$node->safe_psql('postgres', q{ALTER INDEX d_pb SET (fpr = 0.02)});
+psql_send($ilocker, "SELECT pg_advisory_unlock(11); \\q\n");
+$ilocker->{h}->finish;
+psql_send($ins, '', qr/inserted/);
+psql_send($ins, "\\q\n");
+$ins->{h}->finish;
+is($ins->{err}, '', 'the INSERT completes after an ALTER INDEX ... SET invalidated the index\'s cache');
+is($node->safe_psql('postgres', 'BEGIN; ' . via_index(61000, 2000, 'bitmap') . q{
+	SELECT pagebloom_verify('d_pb') = (SELECT count(*) FROM d); COMMIT;}), "2000\nt",
+	'and its 2000 rows are in the index');
+
 # a COPY of more than a list's rows, read by the same transaction and by
 # another session
 is(copy_in(920000, 50000, 3000), '3000', 'a COPY of 3000 rows: the copying transaction finds them all through the index');
