@@ -97,6 +97,27 @@ sub psql_start
 	return $s;
 }
 
+# run sql in a session (after LOAD: a statement that loads the library
+# itself sets its rows' keys one by one) while another holds advisory lock
+# $lock; once the query $waiting is true (the statement waits), run $during,
+# release the lock, and return the session's errors when the statement ends
+sub while_held
+{
+	my ($lock, $sql, $waiting, $name, $during) = @_;
+	my $locker = psql_start();
+	psql_send($locker, "SELECT pg_advisory_lock($lock); \\echo locked\n", qr/locked/);
+	my $s = psql_start();
+	psql_send($s, "LOAD 'bloomfilter';\n$sql\n\\echo ended\n");
+	ok($node->poll_query_until('postgres', $waiting), $name);
+	$during->();
+	psql_send($locker, "SELECT pg_advisory_unlock($lock); \\q\n");
+	$locker->{h}->finish;
+	psql_send($s, '', qr/ended/);
+	psql_send($s, "\\q\n");
+	$s->{h}->finish;
+	return $s->{err};
+}
+
 # send commands to a session; wait until its output matches, if asked
 sub psql_send
 {
@@ -351,26 +372,17 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('ra_pb'), pagebloom_ve
 # CREATE INDEX CONCURRENTLY: rows committed while the index is being built
 # are added by the validation, which inserts rows of other transactions (at
 # once: a list's check would drop them).  The index expression gate()
-# (below) waits for a = 500, holding the build.  (LOAD first: the library
-# loaded inside the statement leaves its rows' keys set at once anyway.)
+# (below) waits for a = 500, holding the build.
 $node->safe_psql('postgres', q{
 	CREATE TABLE c (a int, b int);
 	INSERT INTO c SELECT i, i FROM generate_series(1, 1000) i;
 });
-my $clocker = psql_start();
-psql_send($clocker, "SELECT pg_advisory_lock(500); \\echo locked\n", qr/locked/);
-my $cic = psql_start();
-psql_send($cic, "LOAD 'bloomfilter';\nCREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate(a), b);\n\\echo built\n");
-ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
-	WHERE query LIKE 'CREATE INDEX CONCURRENTLY c_pb%' AND wait_event_type = 'Lock'}),
-	'CREATE INDEX CONCURRENTLY waits in its build');
-$node->safe_psql('postgres', q{INSERT INTO c SELECT i, i FROM generate_series(2000, 2009) i});
-psql_send($clocker, "SELECT pg_advisory_unlock(500); \\q\n");
-$clocker->{h}->finish;
-psql_send($cic, '', qr/built/);
-psql_send($cic, "\\q\n");
-$cic->{h}->finish;
-is($cic->{err}, '', 'CREATE INDEX CONCURRENTLY completes');
+my $err = while_held(500, 'CREATE INDEX CONCURRENTLY c_pb ON c USING pagebloom (gate(a), b);',
+	q{SELECT count(*) = 1 FROM pg_stat_activity
+		WHERE query LIKE 'CREATE INDEX CONCURRENTLY c_pb%' AND wait_event_type = 'Lock'},
+	'CREATE INDEX CONCURRENTLY waits in its build',
+	sub { $node->safe_psql('postgres', q{INSERT INTO c SELECT i, i FROM generate_series(2000, 2009) i}) });
+is($err, '', 'CREATE INDEX CONCURRENTLY completes');
 is($node->safe_psql('postgres', q{SELECT pagebloom_verify('c_pb'); SET enable_seqscan = off;
 	SELECT count(*) FROM c WHERE gate(a) IN (2000, 2005, 2009) AND b >= 2000}), "1010\n3",
 	'the rows committed during the build are in the index');
@@ -532,20 +544,13 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('w_pb'); SET enable_se
 # freed the index's cached state under the flush: seen on a server built with
 # assertions, which wipes freed memory; Debian's server does not, so this
 # checks the rows, not the freed memory.)
-my $ilocker = psql_start();
-psql_send($ilocker, "SELECT pg_advisory_lock(11); \\echo locked\n", qr/locked/);
-my $ins = psql_start();
-psql_send($ins, "LOAD 'bloomfilter';\nINSERT INTO d SELECT 960000 + i, CASE WHEN i = 500 THEN gate2(11) - 11 + 61500 ELSE 61000 + i END, 'i' || i FROM generate_series(0, 1999) i;\n\\echo inserted\n");
-ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM pg_stat_activity
-	WHERE query LIKE 'INSERT INTO d SELECT 960000%' AND wait_event = 'advisory'}),
-	'an INSERT waits at its row 500 with rows listed');
-$node->safe_psql('postgres', q{ALTER INDEX d_pb SET (fpr = 0.02)});
-psql_send($ilocker, "SELECT pg_advisory_unlock(11); \\q\n");
-$ilocker->{h}->finish;
-psql_send($ins, '', qr/inserted/);
-psql_send($ins, "\\q\n");
-$ins->{h}->finish;
-is($ins->{err}, '', 'the INSERT completes after an ALTER INDEX ... SET invalidated the index\'s cache');
+$err = while_held(11, q{INSERT INTO d SELECT 960000 + i,
+		CASE WHEN i = 500 THEN gate2(11) - 11 + 61500 ELSE 61000 + i END, 'i' || i FROM generate_series(0, 1999) i;},
+	q{SELECT count(*) = 1 FROM pg_stat_activity
+		WHERE query LIKE 'INSERT INTO d SELECT 960000%' AND wait_event = 'advisory'},
+	'an INSERT waits at its row 500 with rows listed',
+	sub { $node->safe_psql('postgres', q{ALTER INDEX d_pb SET (fpr = 0.02)}) });
+is($err, '', 'the INSERT completes after an ALTER INDEX ... SET invalidated the index\'s cache');
 is($node->safe_psql('postgres', 'BEGIN; ' . via_index(61000, 2000, 'bitmap') . q{
 	SELECT pagebloom_verify('d_pb') = (SELECT count(*) FROM d); COMMIT;}), "2000\nt",
 	'and its 2000 rows are in the index');
