@@ -88,6 +88,10 @@
 #define PB_PENDING_ROWS		1024
 #define PB_PENDING_ALL		16384
 
+/* The hint of the errors of rows found without their index (not known to happen) */
+#define PB_PENDING_BUG_HINT \
+	"Report this as a bug; rolling back the transaction keeps the index consistent."
+
 /* The rows of one index waiting for their keys, in insertion order */
 typedef struct PbPendingIndex
 {
@@ -317,7 +321,6 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	p->nrows = 0;
 }
 
-
 /*
  * Set the keys of list p's rows in its index, opened here.  The index is
  * there with the storage the rows came to (see the design note); if it is
@@ -334,7 +337,7 @@ PbFlushListOpen(PbPendingIndex *p)
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("pagebloom index %u was dropped under rows waiting for their keys",
 						p->indexoid),
-				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
+				 errhint(PB_PENDING_BUG_HINT)));
 	if (index->rd_rel->relkind != RELKIND_INDEX || index->rd_indam->ambuild != pbbuild ||
 		IndexRelationGetNumberOfKeyAttributes(index) != p->natts ||
 		index->rd_rel->reltablespace != p->spc || index->rd_rel->relfilenode != p->rfn)
@@ -345,11 +348,10 @@ PbFlushListOpen(PbPendingIndex *p)
 				 errdetail("It is now relation file %u in tablespace %u; the rows came to file %u in tablespace %u of a pagebloom index of %d columns.",
 						   index->rd_rel->relfilenode, index->rd_rel->reltablespace,
 						   p->rfn, p->spc, p->natts),
-				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
+				 errhint(PB_PENDING_BUG_HINT)));
 	PbFlushList(index, p);
 	relation_close(index, NoLock);
 }
-
 
 /*
  * Set the keys of every waiting row (see the design note for when): a
@@ -404,7 +406,7 @@ PbCheckNoPending(Relation index)
 				(errcode(ERRCODE_INTERNAL_ERROR),
 				 errmsg("pagebloom index \"%s\" is being built under rows waiting for their keys",
 						RelationGetRelationName(index)),
-				 errhint("Report this as a bug; rolling back the transaction keeps the index consistent.")));
+				 errhint(PB_PENDING_BUG_HINT)));
 }
 
 /*
