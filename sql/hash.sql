@@ -28,6 +28,65 @@ SELECT bloomfilter_hash(42::int2) = bloomfilter_hash(42::int4) AS i2_i4,
 	bloomfilter_hash('1 day'::interval) = bloomfilter_hash('24 hours'::interval) AS interval_day,
 	bloomfilter_hash('1 mon'::interval) = bloomfilter_hash('30 days'::interval) AS interval_month;
 
+-- numbers hash by value across int, numeric and float: an integer within int64 as that
+-- integer whatever its type, NaN and the infinities alike; a date as its midnight's timestamp
+SELECT bloomfilter_hash(42) = bloomfilter_hash(42::numeric) AS int_numeric,
+	bloomfilter_hash(42) = bloomfilter_hash(42.000::numeric) AS int_numeric_scale,
+	bloomfilter_hash(42) = bloomfilter_hash(42.0::float8) AS int_float8,
+	bloomfilter_hash(-42::int2) = bloomfilter_hash('-42'::float4) AS int2_float4,
+	bloomfilter_hash(0) = bloomfilter_hash('-0'::float8) AND bloomfilter_hash(0) = bloomfilter_hash('-0.00'::numeric) AS zeros,
+	bloomfilter_hash(-9223372036854775807 - 1) = bloomfilter_hash(-9223372036854775808::numeric) AS int64_min_numeric,
+	bloomfilter_hash(-9223372036854775807 - 1) = bloomfilter_hash(-9223372036854775808::float8) AS int64_min_float8,
+	bloomfilter_hash(9223372036854775807) = bloomfilter_hash(9223372036854775807::numeric) AS int64_max_numeric,
+	bloomfilter_hash('NaN'::numeric) = bloomfilter_hash('NaN'::float8) AS nan_numeric_float8,
+	bloomfilter_hash('Infinity'::numeric) = bloomfilter_hash('Infinity'::float8) AS inf,
+	bloomfilter_hash('-Infinity'::numeric) = bloomfilter_hash('-Infinity'::float4) AS minus_inf,
+	bloomfilter_hash('2024-01-01'::date) = bloomfilter_hash('2024-01-01 00:00'::timestamp) AS date_timestamp,
+	bloomfilter_hash('infinity'::date) = bloomfilter_hash('infinity'::timestamp) AS date_inf,
+	bloomfilter_hash('-infinity'::date) = bloomfilter_hash('-infinity'::timestamp) AS date_minus_inf;
+-- values that no = of these types calls equal stay apart: the next integer, a fraction,
+-- a date and the timestamp one second after its midnight, beyond-int64 integers and floats
+SELECT bloomfilter_hash(42) <> bloomfilter_hash(42.5::numeric) AS fraction,
+	bloomfilter_hash(42) <> bloomfilter_hash(42.000001::float8) AS float_fraction,
+	bloomfilter_hash(9223372036854775807) <> bloomfilter_hash(9223372036854775808::numeric) AS past_int64,
+	bloomfilter_hash(9223372036854775808::numeric) <> bloomfilter_hash(9223372036854775809::numeric) AS past_int64_distinct,
+	bloomfilter_hash(-9223372036854775807 - 1) <> bloomfilter_hash(-9223372036854775809::numeric) AS below_int64,
+	bloomfilter_hash('2024-01-01'::date) <> bloomfilter_hash('2024-01-01 00:00:01'::timestamp) AS date_second,
+	bloomfilter_hash('2024-01-01'::date) <> bloomfilter_hash('2024-01-02'::date) AS next_date,
+	bloomfilter_hash('5874897-12-31'::date) <> bloomfilter_hash('5874897-12-30'::date) AS dates_past_timestamps,
+	bloomfilter_hash('NaN'::numeric) <> bloomfilter_hash('Infinity'::numeric) AS nan_inf;
+-- non-integral numerics and floats still hash apart (numeric = float8 compares through a
+-- rounding cast to float8, which no hash can follow): probe with the filter's type
+SELECT bloomfilter_hash(1.5::numeric) <> bloomfilter_hash(1.5::float8) AS numeric_float_fraction;
+
+-- the four filter types built from one numeric family answer probes of the other, on 20000
+-- values each (no false negative): integers, numerics, floats, dates and timestamps
+CREATE TABLE xfam AS
+SELECT i::int8 AS i, (i * 7)::numeric(20, 2) AS n, (i * 3)::float8 AS f,
+	date '2000-01-01' + i AS d
+FROM generate_series(-10000, 9999) i;
+SELECT count(*) FILTER (WHERE NOT bloom_agg_n @> (n::int8)) AS bloom_numeric_by_int,
+	count(*) FILTER (WHERE NOT cb_n @> (n::int4)) AS countingbloom_numeric_by_int,
+	count(*) FILTER (WHERE NOT qf_f @> (f::int8)) AS quotient_float_by_int,
+	count(*) FILTER (WHERE NOT qf_f @> (f::numeric)) AS quotient_float_by_numeric,
+	count(*) FILTER (WHERE NOT cf_i @> (i::numeric)) AS cuckoo_int_by_numeric,
+	count(*) FILTER (WHERE NOT cf_i @> (i::float8)) AS cuckoo_int_by_float,
+	count(*) FILTER (WHERE NOT bloom_d @> (d::timestamp)) AS bloom_date_by_timestamp,
+	count(*) FILTER (WHERE NOT cf_ts @> d) AS cuckoo_timestamp_by_date,
+	count(*) AS probes
+FROM xfam,
+	(SELECT bloom_agg(n, 20000, 0.01) AS bloom_agg_n, countingbloom_agg(n, 20000, 0.01) AS cb_n,
+		quotientfilter_agg(f, 20000, 0.01) AS qf_f, cuckoofilter_agg(i, 20000, 0.01) AS cf_i,
+		bloom_agg(d, 20000, 0.01) AS bloom_d, cuckoofilter_agg(d::timestamp, 20000, 0.01) AS cf_ts FROM xfam) s;
+-- and values of the other family that are not in the filter are rejected at the filter's rate
+SELECT count(*) FILTER (WHERE bloom_agg_n @> (i * 7 + 3)) < 600 AS bloom_absent_ints_rejected,
+	count(*) FILTER (WHERE cf_i @> (i + 0.5)::numeric) < 600 AS cuckoo_fractions_rejected,
+	count(*) FILTER (WHERE bloom_d @> (d::timestamp + interval '1 hour')) < 600 AS bloom_off_midnight_rejected
+FROM xfam,
+	(SELECT bloom_agg(n, 20000, 0.01) AS bloom_agg_n, cuckoofilter_agg(i, 20000, 0.01) AS cf_i,
+		bloom_agg(d, 20000, 0.01) AS bloom_d FROM xfam) s;
+DROP TABLE xfam;
+
 -- different values differ, seeds matter
 SELECT bloomfilter_hash(1) <> bloomfilter_hash(2) AS distinct_values,
 	bloomfilter_hash(1, 0) <> bloomfilter_hash(1, 1) AS distinct_seeds,

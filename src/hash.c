@@ -4,7 +4,8 @@
  *
  * An element becomes canonical bytes (equal SQL values give equal bytes, also
  * across types that compare equal: int2/int4/int8, text/varchar,
- * float4/float8, 1.0/1.00 numeric), and those bytes are hashed with XXH3-64
+ * float4/float8, 1.0/1.00 numeric, an integer as int, numeric or float, a date
+ * and its midnight's timestamp), and those bytes are hashed with XXH3-64
  * seeded by the filter's seed.  This mapping is part of the storage format;
  * doc/design.md documents it with golden vectors.  Never change it for an
  * existing format version.
@@ -22,6 +23,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/float.h"
 #include "utils/formatting.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -44,7 +46,11 @@ BfHashBytes(const void *data, Size len, uint64 seed)
 	return (uint64) XXH3_64bits_withSeed(data, len, (XXH64_hash_t) seed);
 }
 
-/* Hash a float8 with -0 folded to +0 and every NaN folded to one NaN */
+/*
+ * Hash a float8 by its value: an integral value within the int64 range hashes
+ * as that integer (so 42.0::float8 agrees with 42 and 42::numeric), any other
+ * value by its IEEE bits with -0 folded to +0 and every NaN to one NaN.
+ */
 static inline uint64
 BfHashFloat8(double d, uint64 seed)
 {
@@ -54,8 +60,9 @@ BfHashFloat8(double d, uint64 seed)
 		bits = UINT64CONST(0x7ff8000000000000);
 	else
 	{
-		if (d == 0.0)
-			d = 0.0;			/* folds -0 */
+		/* [-2^63, 2^63): the range in which the cast to int64 is exact */
+		if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == floor(d))
+			return BfHashInt64((int64) d, seed);
 		memcpy(&bits, &d, sizeof(bits));
 	}
 	bits = BfPut64(bits);
@@ -63,9 +70,41 @@ BfHashFloat8(double d, uint64 seed)
 }
 
 /*
- * Hash a numeric by its normalized decimal text: numeric_out's output without
- * trailing fractional zeros and without a trailing point, so 1.0 and 1.00
- * agree.  NaN, Infinity and -Infinity hash as those words.
+ * Parse the decimal text of an integer (an optional '-' and digits) into an
+ * int64; false if it has any other character or does not fit.
+ */
+static bool
+BfDecimalToInt64(const char *s, size_t len, int64 *result)
+{
+	bool		neg = false;
+	uint64		acc = 0;
+	size_t		i = 0;
+
+	if (len > 0 && s[0] == '-')
+	{
+		neg = true;
+		i = 1;
+	}
+	if (i == len || len - i > 19)
+		return false;
+	for (; i < len; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		acc = acc * 10 + (uint64) (s[i] - '0');	/* 19 digits cannot wrap */
+	}
+	if (neg ? acc > (uint64) PG_INT64_MAX + 1 : acc > (uint64) PG_INT64_MAX)
+		return false;
+	*result = neg ? (int64) (0 - acc) : (int64) acc;
+	return true;
+}
+
+/*
+ * Hash a numeric by its value.  An integer within the int64 range hashes as
+ * that integer (so 42::numeric agrees with 42 and 42.0::float8), NaN and the
+ * infinities as the float8 ones do; any other value by its normalized decimal
+ * text: numeric_out's output without trailing fractional zeros and without a
+ * trailing point, so 1.50 and 1.5 agree.
  */
 static uint64
 BfHashNumeric(Datum value, uint64 seed)
@@ -73,6 +112,7 @@ BfHashNumeric(Datum value, uint64 seed)
 	char	   *str = DatumGetCString(DirectFunctionCall1(numeric_out, value));
 	char	   *s = str;
 	size_t		len = strlen(s);
+	int64		i64;
 	uint64		h;
 
 	if (strchr(s, '.') != NULL)
@@ -87,9 +127,34 @@ BfHashNumeric(Datum value, uint64 seed)
 		s++;
 		len = 1;
 	}
-	h = BfHashBytes(s, len, seed);
+	if (BfDecimalToInt64(s, len, &i64))
+		h = BfHashInt64(i64, seed);
+	else if (strcmp(s, "NaN") == 0)
+		h = BfHashFloat8(get_float8_nan(), seed);
+	else if (strcmp(s, "Infinity") == 0)
+		h = BfHashFloat8(get_float8_infinity(), seed);
+	else if (strcmp(s, "-Infinity") == 0)
+		h = BfHashFloat8(-get_float8_infinity(), seed);
+	else
+		h = BfHashBytes(s, len, seed);
 	pfree(str);
 	return h;
+}
+
+/*
+ * Hash a date as the timestamp of its midnight (so a date agrees with the
+ * timestamp that = calls equal to it); infinities as the timestamp ones, and
+ * a date past the timestamp range (no timestamp equals it) by its day number.
+ */
+static uint64
+BfHashDate(DateADT d, uint64 seed)
+{
+	int			overflow = 0;
+	Timestamp	ts = date2timestamp_opt_overflow(d, &overflow);
+
+	if (overflow != 0)
+		return BfHashInt64((int64) d, seed);
+	return BfHashInt64((int64) ts, seed);
 }
 
 /*
@@ -627,7 +692,7 @@ BfHashDatum(BfHasher *h, Datum value, uint64 seed)
 		case BF_CANON_OID:
 			return BfHashInt64((int64) DatumGetObjectId(value), seed);
 		case BF_CANON_DATE:
-			return BfHashInt64((int64) DatumGetDateADT(value), seed);
+			return BfHashDate(DatumGetDateADT(value), seed);
 		case BF_CANON_INT64TIME:
 			return BfHashInt64(DatumGetInt64(value), seed);
 		case BF_CANON_BOOL:
