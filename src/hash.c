@@ -48,23 +48,32 @@ BfHashBytes(const void *data, Size len, uint64 seed)
 
 /*
  * Hash a float8 by its value: an integral value within the int64 range hashes
- * as that integer (so 42.0::float8 agrees with 42 and 42::numeric), any other
- * value by its IEEE bits with -0 folded to +0 and every NaN to one NaN.
+ * as that integer (so 42.0::float8 agrees with 42 and 42::numeric), a larger
+ * integral one as its exact decimal digits (the form a numeric of that value
+ * hashes as), any other value by its IEEE bits with -0 folded to +0 and every
+ * NaN to one NaN.
  */
-static inline uint64
+static uint64
 BfHashFloat8(double d, uint64 seed)
 {
 	uint64		bits;
 
 	if (isnan(d))
 		bits = UINT64CONST(0x7ff8000000000000);
-	else
+	else if (!isinf(d) && d == floor(d))
 	{
+		char		digits[400];	/* DBL_MAX has 309 digits */
+		int			len;
+
 		/* [-2^63, 2^63): the range in which the cast to int64 is exact */
-		if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == floor(d))
+		if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
 			return BfHashInt64((int64) d, seed);
-		memcpy(&bits, &d, sizeof(bits));
+		len = snprintf(digits, sizeof(digits), "%.0f", d);
+		Assert(len > 0 && len < (int) sizeof(digits));
+		return BfHashBytes(digits, len, seed);
 	}
+	else
+		memcpy(&bits, &d, sizeof(bits));
 	bits = BfPut64(bits);
 	return (uint64) XXH3_64bits_withSeed(&bits, sizeof(bits), (XXH64_hash_t) seed);
 }
@@ -145,16 +154,19 @@ BfHashNumeric(Datum value, uint64 seed)
  * Hash a date as the timestamp of its midnight (so a date agrees with the
  * timestamp that = calls equal to it); infinities as the timestamp ones, and
  * a date past the timestamp range (no timestamp equals it) by its day number.
+ * Computed as date2timestamp does, without depending on its name.
  */
 static uint64
 BfHashDate(DateADT d, uint64 seed)
 {
-	int			overflow = 0;
-	Timestamp	ts = date2timestamp_opt_overflow(d, &overflow);
-
-	if (overflow != 0)
+	if (DATE_IS_NOBEGIN(d))
+		return BfHashInt64(DT_NOBEGIN, seed);
+	if (DATE_IS_NOEND(d))
+		return BfHashInt64(DT_NOEND, seed);
+	/* both ranges begin at Julian day 0: only the end can pass */
+	if (d >= TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE)
 		return BfHashInt64((int64) d, seed);
-	return BfHashInt64((int64) ts, seed);
+	return BfHashInt64((int64) d * USECS_PER_DAY, seed);
 }
 
 /*
