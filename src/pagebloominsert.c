@@ -27,7 +27,8 @@
  * that could sets them first.  An error takes the rows with the transaction
  * or subtransaction that inserted them: an abort drops the lists' rows of
  * the subtransactions it ends.  Some inserts set their keys at once: outside
- * a statement run (logical replication's apply); into an index with an
+ * a statement run (logical replication's apply; but see below for the
+ * statement that loads this library); into an index with an
  * exclusion constraint (its check looks for conflicting rows of transactions
  * in progress, with a dirty snapshot); the validation of CREATE INDEX
  * CONCURRENTLY (it inserts rows of other transactions, already committed);
@@ -44,6 +45,19 @@
  * session").  A list still records the index's storage, and its flush fails
  * rather than lose its rows or write them to other storage, as does a build
  * of the index while rows wait for it (PbCheckNoPending).
+ *
+ * The statement that loads this library (a session's first COPY into a table
+ * with a pagebloom index: it opens the index, and so loads the library, in
+ * the middle of its run) is not wrapped by the hooks.  In a regular backend
+ * its rows wait all the same (pbUnwrapped, until the transaction ends), and
+ * their list outlives the call that filled it, but only until the next of:
+ * a statement call (any, also the next statement of the transaction: each
+ * sets the lists first), a scan, the commit or prepare (whose callback runs
+ * before the ON COMMIT actions and before the deferred triggers are shut
+ * down), or an abort, which drops it.  Between the end of that statement and
+ * the next point nothing runs in this backend that could read or rebuild the
+ * index, and the transaction's lock on it keeps other backends from doing
+ * anything but inserting and vacuuming, which batches already allow.
  * An earlier version kept the lists until the commit and missed rows in nine
  * ways (doc/performance.md, "Inserts in batches"); TAP test 057 holds each
  * of them, and the ways of this version's first draft (rows of a WITH query
@@ -113,13 +127,16 @@ typedef struct PbPendingIndex
  * (later inserts set their keys at once).  pbRunDepth counts the statement
  * calls in progress (rows wait only inside one); pbGeneration counts the
  * points where all lists are set (an index's first row after one sets its
- * keys at once: PageBloomState.insertGeneration).
+ * keys at once: PageBloomState.insertGeneration).  pbUnwrapped: this library
+ * was loaded by a statement of this regular backend's transaction (its rows
+ * wait although no hooked call runs; see the design note).
  */
 static HTAB *pbPending = NULL;
 static int64 pbPendingRows = 0;
 static int	pbListsWithArrays = 0;
 static bool pbCommitting = false;
 static int	pbRunDepth = 0;
+static bool pbUnwrapped = false;
 static uint64 pbGeneration = 1;
 
 static ExecutorRun_hook_type pbPrevExecutorRun = NULL;
@@ -269,6 +286,8 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	if (BufferIsValid(buf))
 		UnlockReleaseBuffer(buf);
 	table_close(heap, NoLock);
+	elog(DEBUG1, "pagebloom index \"%s\": keys of %d rows set in one batch",
+		 RelationGetRelationName(index), left);
 
 	state = PbGetState(index);
 	meta = &state->meta;
@@ -435,6 +454,7 @@ PbXactCallback(XactEvent event, void *arg)
 			pbPendingRows = 0;
 			pbListsWithArrays = 0;
 			pbCommitting = false;
+			pbUnwrapped = false;
 			break;
 		default:
 			break;
@@ -594,6 +614,13 @@ PbInsertInit(void)
 	ExecutorFinish_hook = PbExecutorFinish;
 	pbPrevProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = PbProcessUtility;
+
+	/*
+	 * loaded in the middle of a statement of a regular backend (not a
+	 * logical replication worker's apply, not a parallel worker): its rows
+	 * wait too, until the next statement call, scan or the transaction's end
+	 */
+	pbUnwrapped = IsTransactionState() && MyBackendType == B_BACKEND;
 }
 
 /* aminsert: set the keys of one heap tuple in its range's signature, or list them */
@@ -612,8 +639,8 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 	PbHashTuple(state, values, isnull, hashes);
 	PbEnsureRange(index, state, range);
 
-	if (pbRunDepth > 0 && indexInfo->ii_ExclusionOps == NULL && !indexInfo->ii_Concurrent &&
-		!IsParallelWorker() && !pbCommitting)
+	if ((pbRunDepth > 0 || pbUnwrapped) && indexInfo->ii_ExclusionOps == NULL &&
+		!indexInfo->ii_Concurrent && !IsParallelWorker() && !pbCommitting)
 	{
 		PbPendingIndex *p = pbPendingRows > 0 ? PbPendingList(index, state->natts, false) : NULL;
 

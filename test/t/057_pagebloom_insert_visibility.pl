@@ -561,5 +561,56 @@ is(copy_in(920000, 50000, 3000), '3000', 'a COPY of 3000 rows: the copying trans
 is($node->safe_psql('postgres', 'BEGIN; ' . via_index(50000, 3000, 'bitmap') . ' COMMIT;'), '3000',
 	'and so does another session after the commit');
 
+# the statement that loads the library: a session's first COPY opens the
+# index, and so loads the library, in the middle of its run, outside the
+# hooks; its rows wait all the same (DEBUG1 names each batch) until the next
+# statement, a scan or the commit, and an abort drops them.  Each psql below
+# is a new session that has not loaded the library.
+$node->safe_psql('postgres', q{
+	CREATE TABLE f (id int, a int, b text);
+	CREATE INDEX f_pb ON f USING pagebloom (a, b) WITH (pages_per_range = 1);
+	COPY (SELECT i, 80000 + i, 'f' || i FROM generate_series(0, 2999) i) TO '} . $csv . q{' (FORMAT csv);
+});
+sub f_via_index
+{
+	my ($lo, $n) = @_;
+	my $keys = join(',', $lo .. $lo + $n - 1);
+	return qq{SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off;
+		SELECT count(*) FROM f WHERE a = ANY ('{$keys}'::int[]);};
+}
+sub fresh_session
+{
+	my ($sql) = @_;
+	my ($out, $err) = ('', '');
+	$node->psql('postgres', $sql, stdout => \$out, stderr => \$err, on_error_stop => 1);
+	return ($out, $err);
+}
+my ($fout, $ferr) = fresh_session("SET client_min_messages = debug1; BEGIN; COPY f FROM '$csv' (FORMAT csv); "
+	. f_via_index(80000, 3000) . " SELECT pagebloom_verify('f_pb'); COMMIT;");
+is($fout, "3000\n3000", 'a session\'s first COPY: its transaction finds the 3000 rows through the index');
+my @batches = $ferr =~ /keys of (\d+) rows set in one batch/g;
+is(join(',', @batches), '1024,1024,951',
+	'the COPY that loaded the library set its rows in batches (the first at once, then two full lists, the rest at the scan)');
+# autocommit: set at the commit, found by another session
+($fout, $ferr) = fresh_session(q{TRUNCATE f});
+($fout, $ferr) = fresh_session("COPY f FROM '$csv' (FORMAT csv)");
+is($ferr, '', 'a first COPY in autocommit');
+is($node->safe_psql('postgres', 'BEGIN; ' . f_via_index(80000, 3000) . q{ SELECT pagebloom_verify('f_pb'); COMMIT;}),
+	"3000\n3000", 'another session finds its rows after the commit');
+# rolled back, whole or to a savepoint: no trace, and the index stays sound
+($fout, $ferr) = fresh_session("BEGIN; COPY f FROM '$csv' (FORMAT csv); ROLLBACK;");
+($fout, $ferr) = fresh_session("BEGIN; SAVEPOINT s; COPY f FROM '$csv' (FORMAT csv); ROLLBACK TO s; "
+	. "INSERT INTO f SELECT i, 90000 + i, 'g' || i FROM generate_series(0, 9) i; "
+	. f_via_index(90000, 10) . ' COMMIT;');
+is($ferr . $fout, '10', 'a first COPY rolled back to a savepoint: the rows after it go in as usual');
+is($node->safe_psql('postgres', q{SELECT pagebloom_verify('f_pb'), count(*) FROM f}), '3010|3010',
+	'rolled-back first COPYs leave the index sound');
+# DDL after the first COPY in its transaction: REINDEX sets the waiting rows
+# before it rebuilds (a build under waiting rows would fail)
+($fout, $ferr) = fresh_session("TRUNCATE f");
+($fout, $ferr) = fresh_session("BEGIN; COPY f FROM '$csv' (FORMAT csv); REINDEX INDEX f_pb; "
+	. f_via_index(80000, 3000) . ' COMMIT;');
+is($ferr . $fout, '3000', 'REINDEX after a first COPY in one transaction: every row in the rebuilt index');
+
 $node->stop;
 done_testing();
