@@ -18,7 +18,9 @@
 # build; an exclusion constraint's index sees another transaction's row being
 # inserted; and the row map slot of a speculative insertion that lost its
 # conflict, whose line pointer VACUUM freed and another transaction's row
-# took, keeps that row's entry.
+# took, keeps that row's entry; and a session's first COPY, which loads the
+# library outside the hooks, batches its rows and sets them before the next
+# statement, a scan or the commit.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -69,8 +71,9 @@ sub via_index
 my $csv = File::Spec->rel2abs($node->basedir . '/rows.csv');
 
 # COPY n rows (ids from id, a from lo) into d from a file, and count them
-# through the index in the copying transaction (LOAD first: a COPY that loads
-# the library itself sets its rows' keys one by one)
+# through the index in the copying transaction (LOAD first, so that the COPY
+# runs inside the hooks: one that loads the library itself is not wrapped,
+# the case tested at the end)
 sub copy_in
 {
 	my ($id, $lo, $n) = @_;
@@ -97,8 +100,8 @@ sub psql_start
 	return $s;
 }
 
-# run sql in a session (after LOAD: a statement that loads the library
-# itself sets its rows' keys one by one) while another holds advisory lock
+# run sql in a session (after LOAD, so that the statement runs inside the
+# hooks and its lists are set when it returns) while another holds advisory lock
 # $lock; once the query $waiting is true (the statement waits), run $during,
 # release the lock, and return the session's errors when the statement ends
 sub while_held
@@ -484,8 +487,8 @@ foreach my $worker (0, 1)
 	});
 	(my $explain = $probe) =~ s/\bv\b/$base/;
 	# (LOAD: a session's first statement that opens a pagebloom index loads
-	# the library during its run, which it cannot wrap: its rows set their
-	# keys at once)
+	# the library during its run, outside the hooks; loaded before, the
+	# statement runs inside them, the case this checks)
 	$out = $node->safe_psql('postgres', qq{
 		LOAD 'bloomfilter';
 		BEGIN;
