@@ -48,8 +48,11 @@
  *
  * The statement that loads this library (a session's first COPY into a table
  * with a pagebloom index: it opens the index, and so loads the library, in
- * the middle of its run) is not wrapped by the hooks.  In a regular backend
- * its rows wait all the same (pbUnwrapped, until the transaction ends), and
+ * the middle of its run) is not wrapped by the hooks.  In a regular backend,
+ * loaded while a client's statement runs (a portal is active: not in the
+ * commit's own work, such as another extension's pre-commit callback, which
+ * runs after ours would have), its rows wait all the same (pbUnwrapped,
+ * until the transaction ends; a commit that finds rows warns), and
  * their list outlives the call that filled it, but only until the next of:
  * a statement call (any, also the next statement of the transaction: each
  * sets the lists first), a scan, the commit or prepare (whose callback runs
@@ -93,6 +96,7 @@
 #include "nodes/execnodes.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "tcop/pquery.h"
 #include "tcop/utility.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -447,9 +451,20 @@ PbXactCallback(XactEvent event, void *arg)
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
 		case XACT_EVENT_PREPARE:
-			/* the lists were in TopTransactionContext */
-			Assert(pbPendingRows == 0 || event == XACT_EVENT_ABORT ||
-				   event == XACT_EVENT_PARALLEL_ABORT);
+			/*
+			 * the lists were in TopTransactionContext.  Rows left at a
+			 * commit came after the pre-commit flush without it seeing them
+			 * (not known to happen: see PbInsertInit): say so, as the
+			 * committed rows' keys are missing
+			 */
+			if (pbPendingRows > 0 && event != XACT_EVENT_ABORT &&
+				event != XACT_EVENT_PARALLEL_ABORT)
+				ereport(WARNING,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("keys of " INT64_FORMAT " rows inserted into pagebloom indexes were not set before the commit",
+								pbPendingRows),
+						 errdetail("The rows were inserted after the transaction's pre-commit step had set the waiting rows."),
+						 errhint("REINDEX the pagebloom indexes of the tables this transaction wrote, and report this as a bug.")));
 			pbPending = NULL;
 			pbPendingRows = 0;
 			pbListsWithArrays = 0;
@@ -616,11 +631,14 @@ PbInsertInit(void)
 	ProcessUtility_hook = PbProcessUtility;
 
 	/*
-	 * loaded in the middle of a statement of a regular backend (not a
-	 * logical replication worker's apply, not a parallel worker): its rows
-	 * wait too, until the next statement call, scan or the transaction's end
+	 * loaded in the middle of a client's statement in a regular backend (not
+	 * a logical replication worker's apply, not a parallel worker, not the
+	 * commit's own work, where no portal runs: another extension's pre-commit
+	 * callback, called after ours would have been): its rows wait too, until
+	 * the next statement call, scan or the transaction's end
 	 */
-	pbUnwrapped = IsTransactionState() && MyBackendType == B_BACKEND;
+	pbUnwrapped = IsTransactionState() && MyBackendType == B_BACKEND &&
+		ActivePortal != NULL && ActivePortal->status == PORTAL_ACTIVE;
 }
 
 /* aminsert: set the keys of one heap tuple in its range's signature, or list them */
