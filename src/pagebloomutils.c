@@ -2111,6 +2111,13 @@ pagebloom_verify(PG_FUNCTION_ARGS)
 	PbVerifyState vs;
 
 	index = PbOpenIndex(indexoid, AccessShareLock, &heap);
+	/* an invalid index lacks keys by design: not corruption */
+	if (!index->rd_index->indisvalid)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("pagebloom index \"%s\" is not valid", RelationGetRelationName(index)),
+				 errdetail("An index that a CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY failed to finish (or is still building) lacks keys, and no query uses it."),
+				 errhint("REINDEX or drop the index, or wait for its concurrent build to end.")));
 	memset(&vs, 0, sizeof(vs));
 	vs.state = PbGetState(index);
 	indexInfo = BuildIndexInfo(index);
