@@ -101,6 +101,17 @@ SELECT bloomfilter_hash('192.168.0.1'::inet) = bloomfilter_hash('192.168.0.1'::i
 	bloomfilter_hash(ARRAY[1,2]) = bloomfilter_hash(ARRAY[1,2]) AS array_stable,
 	bloomfilter_hash(NULL::int) IS NULL AS null_in_null_out;
 
+-- a type with no binary output function cannot be an element (0A000), also as an array's element
+SELECT bloomfilter_hash('postgres=r/postgres'::aclitem);
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloom_add(bloom_empty(10), ARRAY['postgres=r/postgres'::aclitem]);
+\echo :LAST_ERROR_SQLSTATE
+SELECT bloom_add(bloom_empty(10), ('postgres=r/postgres'::aclitem)::text) @> 'postgres=r/postgres'::text AS as_text;
+-- an enum hashes by its label (stable across dump and restore): RENAME VALUE changes it
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+SELECT bloomfilter_hash('happy'::mood) = bloomfilter_hash('happy'::text) AS enum_by_label;
+DROP TYPE mood;
+
 -- nondeterministic collations are refused
 CREATE COLLATION IF NOT EXISTS bf_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 SELECT bloomfilter_hash('abc'::text COLLATE bf_ci);

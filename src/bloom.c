@@ -133,7 +133,7 @@ BloomParamString(const Bloom *b)
 		if (mb != NULL)
 			return psprintf("self-sized m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,
 							BfGet64(mb->m), BfGet32(mb->k), (int64) BfGet64(b->hdr.seed));
-		return psprintf("self-sized with %d members, seed=" INT64_FORMAT,
+		return psprintf("%d self-sized members, seed=" INT64_FORMAT,
 						BloomSsMembers(b), (int64) BfGet64(b->hdr.seed));
 	}
 	return psprintf("m=" UINT64_FORMAT ", k=%u, seed=" INT64_FORMAT,

@@ -1277,7 +1277,7 @@ CfAddHash(CuckooFilter **pcf, uint64 h, bool grow)
 	if (r == CF_FULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("cuckoofilter is full"),
+				 errmsg("cuckoo filter is full"),
 				 errdetail("It holds " UINT64_FORMAT " fingerprints in %u sub-filter(s) and no relocation path within %d moves was found.",
 						   BfGet64(cf->count), BfGet32(cf->nsub), CF_MAX_KICKS),
 				 errhint("Create the filter with a larger capacity, or build it with cuckoofilter_agg or the | operator, which chain a new sub-filter when the filter is full.")));

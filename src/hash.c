@@ -30,6 +30,7 @@
 #include "utils/numeric.h"
 #include "utils/pg_locale.h"
 #include "utils/rangetypes.h"
+#include "utils/syscache.h"
 #if PG_VERSION_NUM >= 140000
 #include "utils/multirangetypes.h"
 #endif
@@ -668,12 +669,29 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 				Oid			sendfn;
 				bool		isvarlena;
 
+				Oid			sendtype = base == CIDROID ? INETOID : base;
+				HeapTuple	tup;
+				bool		hassend;
+
 				h->canon = BF_CANON_SEND;
+				/* a type without a canonical form must have a send function */
+				tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(sendtype));
+				if (!HeapTupleIsValid(tup))
+					elog(ERROR, "cache lookup failed for type %u", sendtype);
+				hassend = OidIsValid(((Form_pg_type) GETSTRUCT(tup))->typsend);
+				ReleaseSysCache(tup);
+				if (!hassend)
+					ereport(ERROR,
+							(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							 errmsg("type %s cannot be a filter element", format_type_be(typid)),
+							 errdetail("A value of a type without a canonical form is hashed by its binary output, and this type has no binary output function."),
+							 errhint("Cast the values to a type that has one, such as text: x::text.")));
+
 				/*
 				 * cidr is inet with a flag that cidr_send writes and = ignores
 				 * (cidr '10.0.0.0/8' = inet '10.0.0.0/8'): hash it as inet.
 				 */
-				getTypeBinaryOutputInfo(base == CIDROID ? INETOID : base, &sendfn, &isvarlena);
+				getTypeBinaryOutputInfo(sendtype, &sendfn, &isvarlena);
 				fmgr_info_cxt(sendfn, &h->sendfn, mcxt);
 			}
 			break;
