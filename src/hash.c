@@ -668,7 +668,6 @@ BfHasherInit(BfHasher *h, Oid typid, Oid collation, MemoryContext mcxt)
 			{
 				Oid			sendfn;
 				bool		isvarlena;
-
 				Oid			sendtype = base == CIDROID ? INETOID : base;
 				HeapTuple	tup;
 				bool		hassend;

@@ -132,8 +132,9 @@ typedef struct PbPendingIndex
  * calls in progress (rows wait only inside one); pbGeneration counts the
  * points where all lists are set (an index's first row after one sets its
  * keys at once: PageBloomState.insertGeneration).  pbUnwrapped: this library
- * was loaded by a statement of this regular backend's transaction (its rows
- * wait although no hooked call runs; see the design note).
+ * was loaded while a client's statement of this regular backend's
+ * transaction ran (its rows wait although no hooked call runs; see the
+ * design note).
  */
 static HTAB *pbPending = NULL;
 static int64 pbPendingRows = 0;
