@@ -60,7 +60,8 @@
  * down), or an abort, which drops it.  Between the end of that statement and
  * the next point nothing runs in this backend that could read or rebuild the
  * index, and the transaction's lock on it keeps other backends from doing
- * anything but inserting and vacuuming, which batches already allow.
+ * anything but scanning (they cannot see these rows), inserting and
+ * vacuuming, which batches already allow.
  * An earlier version kept the lists until the commit and missed rows in nine
  * ways (doc/performance.md, "Inserts in batches"); TAP test 057 holds each
  * of them, and the ways of this version's first draft (rows of a WITH query
