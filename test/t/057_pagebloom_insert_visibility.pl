@@ -596,12 +596,14 @@ is(join(',', @batches), '1024,1024,951',
 	'the COPY that loaded the library set its rows in batches (the first at once, then two full lists, the rest at the scan)');
 # autocommit: set at the commit, found by another session
 ($fout, $ferr) = fresh_session(q{TRUNCATE f});
+is($ferr, '', 'TRUNCATE before the autocommit case');
 ($fout, $ferr) = fresh_session("COPY f FROM '$csv' (FORMAT csv)");
 is($ferr, '', 'a first COPY in autocommit');
 is($node->safe_psql('postgres', 'BEGIN; ' . f_via_index(80000, 3000) . q{ SELECT pagebloom_verify('f_pb'); COMMIT;}),
 	"3000\n3000", 'another session finds its rows after the commit');
 # rolled back, whole or to a savepoint: no trace, and the index stays sound
 ($fout, $ferr) = fresh_session("BEGIN; COPY f FROM '$csv' (FORMAT csv); ROLLBACK;");
+is($ferr, '', 'a first COPY rolled back whole: no error or warning');
 ($fout, $ferr) = fresh_session("BEGIN; SAVEPOINT s; COPY f FROM '$csv' (FORMAT csv); ROLLBACK TO s; "
 	. "INSERT INTO f SELECT i, 90000 + i, 'g' || i FROM generate_series(0, 9) i; "
 	. f_via_index(90000, 10) . ' COMMIT;');
@@ -611,6 +613,7 @@ is($node->safe_psql('postgres', q{SELECT pagebloom_verify('f_pb'), count(*) FROM
 # DDL after the first COPY in its transaction: REINDEX sets the waiting rows
 # before it rebuilds (a build under waiting rows would fail)
 ($fout, $ferr) = fresh_session("TRUNCATE f");
+is($ferr, '', 'TRUNCATE before the REINDEX case');
 ($fout, $ferr) = fresh_session("BEGIN; COPY f FROM '$csv' (FORMAT csv); REINDEX INDEX f_pb; "
 	. f_via_index(80000, 3000) . ' COMMIT;');
 is($ferr . $fout, '3000', 'REINDEX after a first COPY in one transaction: every row in the rebuilt index');
