@@ -21,6 +21,8 @@
  */
 #include "pagebloom.h"
 
+#include <float.h>
+
 #include "access/amvalidate.h"
 #include "access/htup_details.h"
 #include "access/reloptions.h"
@@ -98,7 +100,7 @@ PageBloomInit(void)
 
 	add_real_reloption(pb_relopt_kind, "fpr",
 					   "Target false-positive rate of an equality probe on one column, per range; 0 derives it from the table",
-					   0, 0, 0.5,
+					   0, -DBL_MAX, DBL_MAX,
 					   ShareUpdateExclusiveLock);
 	pb_relopt_tab[1].optname = "fpr";
 	pb_relopt_tab[1].opttype = RELOPT_TYPE_REAL;
@@ -150,12 +152,15 @@ pboptions(Datum reloptions, bool validate)
 	opts = (PageBloomOptions *) build_reloptions(reloptions, validate, pb_relopt_kind,
 												 sizeof(PageBloomOptions),
 												 pb_relopt_tab, lengthof(pb_relopt_tab));
-	if (validate && opts && opts->fpr > 0 && opts->fpr < PB_MIN_FPR)
+	/* the range is checked here, not by core, for one message naming both parts */
+	if (validate && opts && opts->fpr != 0 &&
+		!(opts->fpr >= PB_MIN_FPR && opts->fpr <= PB_MAX_FPR))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("value %g out of bounds for option \"fpr\"", opts->fpr),
-				 errdetail("Valid values are 0 (derived from the table) and between \"%g\" and \"%g\".",
-						   PB_MIN_FPR, 0.5)));
+				 errdetail("Valid values are 0 (derived from the table) and %g to %g.",
+						   PB_MIN_FPR, PB_MAX_FPR),
+				 errhint("Leave fpr at 0, or give the false-positive rate of a one-column probe, such as 0.01.")));
 	if (validate && opts && opts->blockBits != 0 &&
 		PbRowWordsForBlockBits(opts->blockBits) == 0)
 		ereport(ERROR,

@@ -155,6 +155,7 @@ PbMapSlot(const uint8 *hi, uint32 i)
  */
 #define PB_DEFAULT_FPR				0.01
 #define PB_MIN_FPR					0.000001
+#define PB_MAX_FPR					0.5
 #define PB_DEFAULT_BITS_PER_KEY		24
 /* probe cost model (microseconds) for the choice of block size */
 #define PB_COST_SLICE_READ			0.5

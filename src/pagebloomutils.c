@@ -486,7 +486,7 @@ PbParseColumnFpr(const char *str, double *fprs, bool report)
 		{
 			errno = 0;
 			v = strtod(p, &end);
-			if (end == p || errno != 0 || !(v >= 0.000001 && v <= 0.5))
+			if (end == p || errno != 0 || !(v >= PB_MIN_FPR && v <= PB_MAX_FPR))
 			{
 				if (!report)
 					return -1;
