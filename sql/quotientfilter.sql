@@ -213,6 +213,30 @@ FROM halves;
 SELECT quotientfilter_union_agg(f) = (SELECT whole FROM halves) AS union_agg
 FROM (SELECT a AS f FROM halves UNION ALL SELECT b FROM halves UNION ALL SELECT NULL) t;
 SELECT quotientfilter_union_agg(f) IS NULL AS union_agg_no_rows FROM (SELECT NULL::quotientfilter AS f WHERE false) t;
+-- equality looks past layout: a union keeps its left side's empty members and orders members by table
+-- size, so a | b and b | a can differ in bytes; they are equal, hash alike and group together
+CREATE TEMP TABLE qf_sides AS SELECT
+	quotientfilter_empty(100, 0.001) AS empty_other,
+	quotientfilter_add(quotientfilter_add(quotientfilter_empty(1000, 0.01), 1), 2) AS two,
+	quotientfilter_add(quotientfilter_empty(1000, 0.001), 7) AS seven_long,
+	quotientfilter_add(quotientfilter_empty(1000, 0.01), 8) AS eight_short;
+CREATE TEMP TABLE qf_pairs AS
+SELECT 1 AS pair, empty_other | two AS ab, two | empty_other AS ba FROM qf_sides
+UNION ALL SELECT 2, seven_long | eight_short, eight_short | seven_long FROM qf_sides;
+SELECT pair, ab::text <> ba::text AS bytes_differ, ab = ba AS equal,
+	quotientfilter_cmp(ab, ba) AS cmp, quotientfilter_hash(ab) = quotientfilter_hash(ba) AS same_hash,
+	quotientfilter_hash_extended(ab, 7) = quotientfilter_hash_extended(ba, 7) AS same_hash_extended,
+	quotientfilter_cardinality(ab) AS n
+FROM qf_pairs ORDER BY pair;
+SET enable_hashagg = on;
+SELECT count(DISTINCT f) AS groups_hashed FROM (SELECT ab AS f FROM qf_pairs UNION SELECT ba FROM qf_pairs) t;
+SET enable_hashagg = off;
+SELECT count(*) AS groups_sorted FROM (SELECT f FROM (SELECT ab AS f FROM qf_pairs UNION ALL SELECT ba FROM qf_pairs) t GROUP BY f) g;
+RESET enable_hashagg;
+-- an empty member still counts when nothing else holds entries: empty filters of other p differ
+SELECT quotientfilter_empty(100, 0.001) = quotientfilter_empty(100, 0.01) AS empty_other_p_equal,
+	quotientfilter_empty(100, 0.01) = quotientfilter_empty(100, 0.01, 1) AS empty_other_seed_equal,
+	quotientfilter_empty(100, 0.01) = quotientfilter_empty(100, 0.01) AS empty_same_equal;
 -- the union aggregate inserts each input into its state where the tables keep their sizes (growing
 -- filters sized for the total, fixed ones, and a chain that outgrows its capacity partway, rebuilt
 -- then): byte for byte the left fold of |, which builds every union anew

@@ -2534,14 +2534,51 @@ QfCompareMembers(const QuotientFilter *a, const QuotientFilter *b)
 }
 
 /*
- * compare op: the hash algorithm and seed, the number of member tables,
- * then member by member the fingerprint length and the ascending
- * fingerprint streams (a multiset: duplicates repeat), then their lengths.
- * For one table this is the order of 1.1's first layout.  The number of
- * quotient bits is a matter of layout (quotientfilter_resize moves bits
- * between quotient and remainder without rehashing, and filters of
- * different q can be merged), so filters of different q holding the same
- * fingerprints are equal; the insert counter and whether a one-table
+ * The members a comparison looks at, into mem: those holding entries, or
+ * all of them when none does, in the order of QfCompareMembers (fingerprint
+ * length, then the fingerprint streams).  An empty member and the order of
+ * the members are layout: a union keeps its left side's empty members and
+ * orders members by table size, so a | b and b | a may differ in both.
+ * Returns the number of members in mem.
+ */
+static int
+QfCanonicalMembers(const QuotientFilter *qf, const QuotientFilter **mem)
+{
+	int			nm = QfNMembers(qf),
+				n = 0,
+				i,
+				j;
+
+	for (j = 0; j < nm; j++)
+		if (QfEntries(QfMember(qf, j)) > 0)
+			mem[n++] = QfMember(qf, j);
+	if (n == 0)
+		for (j = 0; j < nm; j++)
+			mem[n++] = QfMember(qf, j);
+	/* insertion sort: at most QF_MAX_MEMBERS, usually one */
+	for (i = 1; i < n; i++)
+	{
+		const QuotientFilter *x = mem[i];
+
+		for (j = i; j > 0 && QfCompareMembers(mem[j - 1], x) > 0; j--)
+			mem[j] = mem[j - 1];
+		mem[j] = x;
+	}
+	return n;
+}
+
+/*
+ * compare op: the hash algorithm and seed, the number of member tables
+ * that hold entries, then those members in the order of QfCompareMembers,
+ * member by member: the fingerprint length and the ascending fingerprint
+ * streams (a multiset: duplicates repeat), then their lengths; filters
+ * with no entries at all compare all their members so.  For one table this
+ * is the order of 1.1's first layout.  The number of quotient bits is a
+ * matter of layout (quotientfilter_resize moves bits between quotient and
+ * remainder without rehashing, and filters of different q can be merged),
+ * so filters of different q holding the same fingerprints are equal; so
+ * are chains that differ only in empty members or in the order of their
+ * members (QfCanonicalMembers); the insert counter and whether a one-table
  * filter grows by members are not compared.  Equal tables of the same q
  * are recognized by their bytes.
  */
@@ -2552,8 +2589,10 @@ QfCompare(const void *a_arg, const void *b_arg)
 	const QuotientFilter *b = b_arg;
 	uint8		ka[10],
 				kb[10];
-	int			na = QfNMembers(a),
-				nb = QfNMembers(b),
+	const QuotientFilter *ma[QF_MAX_MEMBERS],
+			   *mb[QF_MAX_MEMBERS];
+	int			na,
+				nb,
 				j,
 				c;
 
@@ -2562,11 +2601,13 @@ QfCompare(const void *a_arg, const void *b_arg)
 	c = memcmp(ka, kb, 9);
 	if (c != 0)
 		return c < 0 ? -1 : 1;
+	na = QfCanonicalMembers(a, ma);
+	nb = QfCanonicalMembers(b, mb);
 	if (na != nb)
 		return na < nb ? -1 : 1;
 	for (j = 0; j < na; j++)
 	{
-		c = QfCompareMembers(QfMember(a, j), QfMember(b, j));
+		c = QfCompareMembers(ma[j], mb[j]);
 		if (c != 0)
 			return c;
 	}
@@ -2575,8 +2616,8 @@ QfCompare(const void *a_arg, const void *b_arg)
 
 /*
  * hash op matching QfCompare: XXH3 of the hash algorithm and seed, then of
- * each member's fingerprint length and fingerprint stream (for one table,
- * the hash of 1.1's first layout)
+ * each compared member's fingerprint length and fingerprint stream, in
+ * QfCanonicalMembers' order (for one table, the hash of 1.1's first layout)
  */
 static uint64
 QfHash(const void *v, uint64 seed)
@@ -2584,8 +2625,9 @@ QfHash(const void *v, uint64 seed)
 	const QuotientFilter *qf = v;
 	uint8		key[10];
 	uint64		buf[256];
+	const QuotientFilter *mem[QF_MAX_MEMBERS];
 	int			n = 0,
-				nm = QfNMembers(qf),
+				nm = QfCanonicalMembers(qf, mem),
 				j;
 	uint64		f = 0;
 	XXH3_state_t st;
@@ -2596,7 +2638,7 @@ QfHash(const void *v, uint64 seed)
 	XXH3_64bits_update(&st, key, 9);
 	for (j = 0; j < nm; j++)
 	{
-		const QuotientFilter *m = QfMember(qf, j);
+		const QuotientFilter *m = mem[j];
 		uint8		p = (uint8) (m->q + m->r);
 		QfTable		t;
 		QfIter		it;
