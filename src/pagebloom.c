@@ -35,6 +35,7 @@
 #include "commands/vacuum.h"
 #include "optimizer/plancat.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
 #include "utils/syscache.h"
@@ -135,6 +136,14 @@ PageBloomInit(void)
 	pb_relopt_tab[5].optname = "row_map";
 	pb_relopt_tab[5].opttype = RELOPT_TYPE_BOOL;
 	pb_relopt_tab[5].offset = offsetof(PageBloomOptions, rowMap);
+
+#ifdef USE_ASSERT_CHECKING
+	/* test builds only: invalidations inside hashers (PbDebugDiscardState) */
+	DefineCustomIntVariable("bloomfilter.debug_discard_state",
+							"Test builds: every Nth pagebloom key hashed, invalidate the caches and overwrite the freed index state (0: off)",
+							NULL, &pb_debug_discard_state, 0, 0, INT_MAX,
+							PGC_SUSET, 0, NULL, NULL, NULL);
+#endif
 
 	pb_prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = PbGetRelationInfo;

@@ -222,7 +222,10 @@ typedef struct PageBloomState
 	int			natts;
 	BlockNumber knownBlocks;	/* index blocks known to be in the
 								 * metapage's extent */
-	BfHasher	hashers[INDEX_MAX_KEYS];
+	BfHasher   *hashers;		/* natts hashers, a chunk of their own in
+								 * rd_indexcxt (see PbGetState) */
+	MemoryContext cxt;			/* rd_indexcxt, where the state lives */
+	Size		allocSize;		/* bytes of the state's chunk */
 	uint64		insertGeneration;	/* pagebloominsert.c's flush point of
 									 * this backend's last insert at once */
 	uint32		nrecent;		/* entries of recentBuffers: a power of 2,
@@ -290,6 +293,7 @@ extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
 						   double *indexCorrelation, double *indexPages);
 extern PageBloomState *PbGetState(Relation index);
+extern PageBloomState *PbGetStateCopy(Relation index);
 extern Buffer PbReadIndexBuffer(Relation index, BlockNumber blkno);
 extern void PbComputeParams(Relation heap, Relation index,
 							PageBloomMetaPageData *meta, bool warn);
@@ -449,13 +453,30 @@ PbNullHash(uint64 seed, int attno)
 	return BfMix64((seed + (uint64) attno) ^ PB_NULL_SALT);
 }
 
-/* The key of a value (or NULL) of column attno, hashed as the column's type */
+#ifdef USE_ASSERT_CHECKING
+extern int	pb_debug_discard_state;
+extern void PbDebugDiscardState(const PageBloomState *state);
+#endif
+
+/*
+ * The key of a value (or NULL) of column attno, hashed as the column's type.
+ * The state is not read once the hasher runs: hashing can process a relcache
+ * invalidation (a detoast or catalog lookup takes a lock), which frees the
+ * index's cached state (PbGetState), though not its hashers.
+ */
 static inline uint64
 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)
 {
+	BfHasher   *h = &state->hashers[attno];
+	uint64		seed = state->meta.seed + (uint64) attno;
+
 	if (isnull)
 		return PbNullHash(state->meta.seed, attno);
-	return BfHashDatum(&state->hashers[attno], value, state->meta.seed + (uint64) attno);
+#ifdef USE_ASSERT_CHECKING
+	if (pb_debug_discard_state > 0)
+		PbDebugDiscardState(state);
+#endif
+	return BfHashDatum(h, value, seed);
 }
 
 /* The signature block of a key */

@@ -629,7 +629,7 @@ PbInitBuildState(PbBuildState *bs, Relation index, PbParallelShared *shared)
 	const PageBloomMetaPageData *meta;
 
 	memset(bs, 0, sizeof(*bs));
-	bs->state = PbGetState(index);
+	bs->state = PbGetStateCopy(index);
 	meta = &bs->state->meta;
 	bs->maskwords = (int) (meta->blockBits + 63) / 64;
 	bs->batchsig = palloc0(sizeof(uint64) * 64 * bs->maskwords * meta->nblocks);

@@ -651,12 +651,17 @@ pbinsert(Relation index, Datum *values, bool *isnull,
 		 IndexInfo *indexInfo)
 {
 	PageBloomState *state = PbGetState(index);
-	const PageBloomMetaPageData *meta = &state->meta;
-	uint32		range = ItemPointerGetBlockNumber(ht_ctid) / meta->pagesPerRange;
-	uint32		segment = range / PbRangesPerSegment(meta);
+	const PageBloomMetaPageData *meta;
+	uint32		range,
+				segment;
 	uint64		hashes[INDEX_MAX_KEYS];
 
 	PbHashTuple(state, values, isnull, hashes);
+	/* hashing may have processed an invalidation that freed the state */
+	state = PbGetState(index);
+	meta = &state->meta;
+	range = ItemPointerGetBlockNumber(ht_ctid) / meta->pagesPerRange;
+	segment = range / PbRangesPerSegment(meta);
 	PbEnsureRange(index, state, range);
 
 	if ((pbRunDepth > 0 || pbUnwrapped) && indexInfo->ii_ExclusionOps == NULL &&

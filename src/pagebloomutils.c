@@ -45,6 +45,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/selfuncs.h"
@@ -1111,14 +1112,36 @@ PbGetState(Relation index)
 									   nrecent * sizeof(Buffer));
 		state->nrecent = nrecent;
 		state->meta = meta;
+		state->cxt = index->rd_indexcxt;
+		state->allocSize = offsetof(PageBloomState, recentBuffers) + nrecent * sizeof(Buffer);
 
 		state->natts = IndexRelationGetNumberOfKeyAttributes(index);
+		/* not part of the state's chunk: see the comment above */
+		state->hashers = MemoryContextAllocZero(index->rd_indexcxt,
+												sizeof(BfHasher) * state->natts);
 		for (i = 0; i < state->natts; i++)
 			BfHasherInit(&state->hashers[i], TupleDescAttr(index->rd_att, i)->atttypid,
 						 index->rd_indcollation[i], index->rd_indexcxt);
 		index->rd_amcache = state;
 	}
 	return (PageBloomState *) index->rd_amcache;
+}
+
+/*
+ * A copy of the index's state in the current memory context, for work that
+ * keeps it across heap reads and hashing (build, re-summarization,
+ * verification).  The copy shares the hashers and has no buffer hints
+ * (PbReadIndexBuffer takes them from the cached state).
+ */
+PageBloomState *
+PbGetStateCopy(Relation index)
+{
+	PageBloomState *state = PbGetState(index);
+	PageBloomState *copy = palloc(offsetof(PageBloomState, recentBuffers));
+
+	memcpy(copy, state, offsetof(PageBloomState, recentBuffers));
+	copy->nrecent = 0;
+	return copy;
 }
 
 /*
@@ -1171,15 +1194,60 @@ PbReadIndexBuffer(Relation index, BlockNumber blkno)
  * ---------------------------------------------------------------------
  */
 
-/* The keys of an index tuple, one per column */
+/*
+ * The keys of an index tuple, one per column.  Reads the state before any
+ * hasher runs (see PbKeyHash): a caller of the cached state gets it again
+ * after this.
+ */
 void
 PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
 {
+	int			natts = state->natts;
+	BfHasher   *hashers = state->hashers;
+	uint64		seed = state->meta.seed;
 	int			i;
 
-	for (i = 0; i < state->natts; i++)
-		hashes[i] = PbKeyHash(state, i, values[i], isnull[i]);
+	for (i = 0; i < natts; i++)
+	{
+		if (isnull[i])
+		{
+			hashes[i] = PbNullHash(seed, i);
+			continue;
+		}
+#ifdef USE_ASSERT_CHECKING
+		if (pb_debug_discard_state > 0)
+			PbDebugDiscardState(state);
+#endif
+		hashes[i] = BfHashDatum(&hashers[i], values[i], seed + (uint64) i);
+	}
 }
+
+#ifdef USE_ASSERT_CHECKING
+/* bloomfilter.debug_discard_state (test builds): see PbDebugDiscardState */
+int			pb_debug_discard_state = 0;
+
+/*
+ * Test builds, every bloomfilter.debug_discard_state-th key hashed: what a
+ * relcache invalidation processed inside a hasher does (a detoast or a
+ * catalog lookup takes a lock, which processes pending invalidations; after
+ * a sinval queue overflow every entry is invalidated).  The index's cached
+ * state is freed with the rest, and its memory is then taken again and
+ * overwritten, as a later allocation may, so that a caller that still reads
+ * it fails its tests.  state (cached or a copy) is read first.
+ */
+void
+PbDebugDiscardState(const PageBloomState *state)
+{
+	static uint64 calls = 0;
+	MemoryContext cxt = state->cxt;
+	Size		size = state->allocSize;
+
+	if (++calls % (uint64) pb_debug_discard_state != 0)
+		return;
+	InvalidateSystemCaches();
+	memset(MemoryContextAlloc(cxt, size), 0x7f, size);
+}
+#endif
 
 /* The rows of a key of column attno, ascending; returns their number */
 int
@@ -2119,7 +2187,7 @@ pagebloom_verify(PG_FUNCTION_ARGS)
 				 errdetail("An index that a CREATE INDEX CONCURRENTLY or REINDEX CONCURRENTLY failed to finish (or is still building) lacks keys, and no query uses it."),
 				 errhint("REINDEX or drop the index, or wait for its concurrent build to end.")));
 	memset(&vs, 0, sizeof(vs));
-	vs.state = PbGetState(index);
+	vs.state = PbGetStateCopy(index);
 	indexInfo = BuildIndexInfo(index);
 	indexInfo->ii_Concurrent = true;
 

@@ -456,7 +456,7 @@ PbResummarizeSegment(Relation heap, Relation index, IndexInfo *indexInfo,
 static int64
 PbResummarize(Relation heap, Relation index, double minStale, bool byvacuum)
 {
-	PageBloomState *state = PbGetState(index);
+	PageBloomState *state = PbGetStateCopy(index);
 	const PageBloomMetaPageData *meta = &state->meta;
 	IndexInfo  *indexInfo = BuildIndexInfo(index);
 	BlockNumber heapBlocks = RelationGetNumberOfBlocks(heap);

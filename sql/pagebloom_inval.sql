@@ -1,0 +1,39 @@
+-- pagebloom with relcache invalidations inside its hashers: a detoast or a catalog
+-- lookup takes a lock, which processes pending invalidations (all of them after a
+-- sinval queue overflow), and that frees the index's cached state.  Test builds
+-- simulate one every Nth key hashed and overwrite the freed state
+-- (bloomfilter.debug_discard_state); inserts, build, re-summarization and
+-- verification must not read it afterwards.
+CREATE SCHEMA pagebloom_inval_test;
+SET search_path = pagebloom_inval_test, public;
+-- the setting exists once the library is loaded (test builds only)
+LOAD 'bloomfilter';
+SET bloomfilter.debug_discard_state = 37;
+CREATE TABLE ti (id int, t text, n numeric) WITH (autovacuum_enabled = off);
+INSERT INTO ti SELECT g, md5(g::text), g % 97 FROM generate_series(1, 3000) g;
+CREATE INDEX ti_pb ON ti USING pagebloom (id, t, n);
+-- inserts: a multi-row statement (batched keys) and single rows
+INSERT INTO ti SELECT g, md5(g::text), g % 97 FROM generate_series(3001, 5000) g;
+INSERT INTO ti VALUES (5001, md5('5001'), 1);
+INSERT INTO ti VALUES (5002, md5('5002'), NULL);
+DELETE FROM ti WHERE id % 3 = 0;
+VACUUM ti;
+SELECT pagebloom_resummarize('ti_pb', 0) > 0 AS resummarized;
+SELECT pagebloom_verify('ti_pb') AS verified;
+REINDEX INDEX ti_pb;
+SELECT pagebloom_verify('ti_pb') AS verified_after_reindex;
+RESET bloomfilter.debug_discard_state;
+-- every row is found through the index by each of its columns, no false negatives
+SET enable_seqscan = off;
+SET enable_indexscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM ti WHERE id = 42;
+SELECT count(*) FILTER (WHERE (SELECT count(*) FROM ti q WHERE q.id = p.id) <> 1) AS missed_by_id,
+	count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ti q WHERE q.t = p.t AND q.id = p.id)) AS missed_by_t,
+	count(*) AS rows_checked
+FROM (SELECT id, t FROM ti WHERE id % 7 = 0 OR id > 4990) p;
+SELECT count(*) AS n_is_1 FROM ti WHERE n = 1;
+SELECT count(*) AS n_is_null FROM ti WHERE n IS NULL;
+RESET enable_seqscan;
+RESET enable_indexscan;
+SELECT count(*) AS n_is_1_seq FROM ti WHERE n = 1;
+DROP SCHEMA pagebloom_inval_test CASCADE;
