@@ -25,9 +25,10 @@ PG_MODULE_MAGIC;
 void		_PG_init(void);
 
 /*
- * Module load: reserve the "bloomfilter." prefix (there are no settings: a
- * stale SET of the removed 1.0 settings is an error rather than a silently
- * ignored placeholder) and register the index AM's reloptions
+ * Module load: reserve the "bloomfilter." prefix (there are no settings,
+ * but for a test builds' one: a stale SET of the removed 1.0 settings is an
+ * error rather than a silently ignored placeholder) and register the index
+ * AM's reloptions
  */
 void
 _PG_init(void)
