@@ -25,8 +25,8 @@ PG_MODULE_MAGIC;
 void		_PG_init(void);
 
 /*
- * Module load: reserve the "bloomfilter." prefix (there are no settings,
- * but for a test builds' one: a stale SET of the removed 1.0 settings is an
+ * Module load: reserve the "bloomfilter." prefix (no settings but one in
+ * test builds: a stale SET of the removed 1.0 settings is an
  * error rather than a silently ignored placeholder) and register the index
  * AM's reloptions
  */
