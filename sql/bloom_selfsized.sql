@@ -428,6 +428,19 @@ SELECT f @> f FROM grown WHERE n = 10 AND p = 0.01;
 SELECT (a & b) @> 5 AS both_have_5, (a & b) @> 1 AS only_a_has_1
 FROM (SELECT bloom_agg(x) AS a FROM generate_series(1, 100) x) s1,
 	 (SELECT bloom_agg(x) AS b FROM generate_series(5, 104) x) s2;
+-- & commutes: the result is self-sized when either side is (as for |), with the smaller
+-- counts, capacity and target rate, whichever side came first; also for the aggregate
+CREATE TEMP TABLE and_sides AS SELECT a, b,
+	bloom_add(bloom_create((bloom_info(a)).m, (bloom_info(a)).k), array(SELECT generate_series(1, 600))) AS f
+FROM (SELECT bloom_agg(x) AS a FROM generate_series(1, 1000) x) s1,
+	 (SELECT bloom_agg(x) AS b FROM generate_series(500, 1500) x) s2;
+SELECT a & b = b & a AS self_sized_commute, a & f = f & a AS mixed_commute,
+	(bloom_info(a & f)).self_sized AS af_self_sized, (bloom_info(f & a)).self_sized AS fa_self_sized,
+	(a & f) @> 600 AS has_600, (a & f) @> 700 AS has_700, (a & b) @> 700 AS ab_has_700,
+	(SELECT bloom_intersect_agg(x ORDER BY o) FROM (VALUES (1, f), (2, a)) v(o, x)) =
+		(SELECT bloom_intersect_agg(x ORDER BY o) FROM (VALUES (2, f), (1, a)) v(o, x)) AS agg_commutes,
+	(SELECT bloom_intersect_agg(x) FROM (VALUES (f), (a)) v(x)) = a & f AS agg_is_and
+FROM and_sides;
 -- a different seed cannot be combined
 SELECT bloom_empty_self_sized(0.01, 1) | bloom_empty();
 \echo :LAST_ERROR_SQLSTATE

@@ -371,7 +371,24 @@ BloomTwoBitArrays(const Bloom *a, const Bloom *b, uint8 **x, const uint8 **y, Si
 	*nwords = BloomPayloadSize(ma) / 8;
 }
 
-/* AND b's bits into a (one bit array each, same parameters) */
+/*
+ * Elements counted in a filter's one bit array: its insert counter, or a
+ * self-sized filter's member's count
+ */
+static uint64
+BloomBitArrayCount(const Bloom *b)
+{
+	if (BloomIsSelfSized(b))
+		return BfGet64(BloomSsSingleBits((const struct varlena *) b)->count);
+	return BfGet64(b->hdr.ninserts);
+}
+
+/*
+ * AND b's bits into a (one bit array each, same parameters).  The counts
+ * (the insert counter, a member's count and capacity) and a self-sized
+ * target rate become the smaller of the two, so that the result does not
+ * depend on which side a was.
+ */
 static void
 BloomIntersectInto(Bloom *a, const Bloom *b)
 {
@@ -392,6 +409,21 @@ BloomIntersectInto(Bloom *a, const Bloom *b)
 		memcpy(x + i * 8, &wx, 8);
 	}
 	a->hdr.ninserts = BfPut64(Min(BfGet64(a->hdr.ninserts), BfGet64(b->hdr.ninserts)));
+	if (BloomIsSelfSized(a))
+	{
+		BloomSs    *ss = (BloomSs *) a;
+		BloomMember *ma = (BloomMember *) BloomSsSingleBits((struct varlena *) a);
+
+		ma->count = BfPut64(Min(BloomBitArrayCount(a), BloomBitArrayCount(b)));
+		if (BloomIsSelfSized(b))
+		{
+			const BloomMember *mb = BloomSsSingleBits((const struct varlena *) b);
+
+			if (BloomSsTarget(b) < BloomSsTarget(a))
+				ss->fpr = ((const BloomSs *) b)->fpr;
+			ma->capacity = BfPut64(Min(BfGet64(ma->capacity), BfGet64(mb->capacity)));
+		}
+	}
 }
 
 /* Whether every bit of b is set in a (one bit array each, same parameters) */
@@ -564,10 +596,28 @@ BloomUnionOp(struct varlena *state, const struct varlena *other)
 	return state;
 }
 
-/* Merge function of & and bloom_intersect_agg: AND other into state, in place */
+/*
+ * Merge function of & and bloom_intersect_agg: AND other into state, in
+ * place, or, when only other is self-sized, into a copy of other (the result
+ * is self-sized when either side is, as for |, so that a & b = b & a)
+ */
 static struct varlena *
 BloomIntersectOp(struct varlena *state, const struct varlena *other)
 {
+	if (!BloomIsSelfSized(state) && BloomIsSelfSized(other))
+	{
+		struct varlena *copy;
+		uint8	   *x;
+		const uint8 *y;
+		Size		n;
+
+		/* parameters checked in argument order, for the message */
+		BloomTwoBitArrays((const Bloom *) state, (const Bloom *) other, &x, &y, &n);
+		copy = palloc(VARSIZE(other));
+		memcpy(copy, other, VARSIZE(other));
+		BloomIntersectInto((Bloom *) copy, (const Bloom *) state);
+		return copy;
+	}
 	BloomIntersectInto((Bloom *) state, (const Bloom *) other);
 	return state;
 }
