@@ -175,7 +175,8 @@ pboptions(Datum reloptions, bool validate)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value %d for option \"block_bits\"", opts->blockBits),
-				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127, 255, 510 and 1020.")));
+				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127, 255, 510 and 1020."),
+				 errhint("Leave block_bits at 0 unless a benchmark of your queries favours another size.")));
 	return (bytea *) opts;
 }
 

@@ -2441,7 +2441,9 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of quotient bits q must be at least %d", QF_MIN_Q),
-				 errdetail("q = %d was given.", q)));
+				 errdetail("q = %d was given.", q),
+				 errhint("Give a q from %d to the fingerprint length minus %d; quotientfilter_info(f) shows q and r.",
+						 QF_MIN_Q, QF_MIN_R)));
 	if (nm > 1)
 	{
 		int			minq = QfQuotientToHold(n);
