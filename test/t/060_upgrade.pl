@@ -1,11 +1,14 @@
 # The upgrade chain: install 1.0 from its script, ALTER EXTENSION UPDATE, and the
-# catalog (every member object and its properties) equals a fresh install of the
-# default version; the update paths are those the scripts promise.
+# catalog (every member object and its properties) and the binary-upgrade schema
+# dump equal a fresh install of the default version, in public and in another
+# schema; a view on a function the update recreates stops it; the update paths
+# are those the scripts promise.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
 
 my $node = PostgreSQL::Test::Cluster->new('upgrade');
 $node->init;
@@ -99,6 +102,51 @@ is(scalar(@missing), 0, 'nothing of a fresh 1.1 is missing after the update')
   or diag("missing after update:\n" . join("\n", @missing));
 is(scalar(@extra), 0, 'nothing left over from 1.0 that 1.1 does not have')
   or diag("left over after update:\n" . join("\n", @extra));
+
+# The whole schema as pg_dump --binary-upgrade writes it (every member with its
+# full definition, owner, privileges and membership, and anything no longer a
+# member), for an update and a fresh install in public and in a schema off the
+# search path; OIDs are the only difference allowed.
+sub schema_dump
+{
+	my ($db) = @_;
+	my ($out, $err);
+	my $ok = IPC::Run::run([ 'pg_dump', '--binary-upgrade', '--schema-only', '-d', $node->connstr($db) ],
+		'>', \$out, '2>', \$err);
+	ok($ok, "pg_dump --binary-upgrade of $db") or diag($err);
+	# comments, the per-dump \restrict key and the OIDs a binary upgrade
+	# carries over (they follow the order of creation)
+	$out =~ s/^--.*\n//mg;
+	$out =~ s/^\\(un)?restrict .*\n//mg;
+	$out =~ s/'\d+'::pg_catalog\.oid/'OID'::pg_catalog.oid/g;
+	return $out;
+}
+$node->safe_psql('postgres', 'CREATE DATABASE upgraded_s');
+$node->safe_psql('postgres', 'CREATE DATABASE fresh_s');
+$node->safe_psql('upgraded_s', q{CREATE SCHEMA bfx; CREATE EXTENSION bloomfilter VERSION '1.0' SCHEMA bfx});
+$node->safe_psql('upgraded_s', q{ALTER EXTENSION bloomfilter UPDATE});
+$node->safe_psql('fresh_s', q{CREATE SCHEMA bfx; CREATE EXTENSION bloomfilter SCHEMA bfx});
+my $dump_fresh = schema_dump('fresh');
+ok($dump_fresh =~ /ALTER EXTENSION bloomfilter ADD FUNCTION public\.bloom_add/,
+	'the binary-upgrade dump lists the members');
+is(schema_dump('upgraded'), $dump_fresh, 'schema dump after the update equals a fresh install (public)');
+my $dump_fresh_s = schema_dump('fresh_s');
+ok($dump_fresh_s =~ /bfx\.bloom_add/, 'the second dump has the extension in schema bfx');
+is(schema_dump('upgraded_s'), $dump_fresh_s, 'schema dump after the update equals a fresh install (schema bfx)');
+
+# the update drops and recreates bloom_info (new result columns): a view on it
+# stops the update with core's error, leaving 1.0 in place (README, "Upgrading")
+$node->safe_psql('postgres', 'CREATE DATABASE upgraded_v');
+$node->safe_psql('upgraded_v', q{CREATE EXTENSION bloomfilter VERSION '1.0'});
+$node->safe_psql('upgraded_v', q{CREATE VIEW v AS SELECT (bloom_info(bloom_empty(10))).m});
+my ($rc, $stdout, $stderr) = $node->psql('upgraded_v', q{ALTER EXTENSION bloomfilter UPDATE});
+ok($rc != 0 && $stderr =~ /cannot drop function bloom_info\(bloom\) because other objects depend on it/,
+	'a view on bloom_info stops the update') or diag($stderr);
+is($node->safe_psql('upgraded_v', q{SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'}),
+	'1.0', 'the failed update leaves 1.0');
+$node->safe_psql('upgraded_v', q{DROP VIEW v; ALTER EXTENSION bloomfilter UPDATE});
+is($node->safe_psql('upgraded_v', q{SELECT extversion FROM pg_extension WHERE extname = 'bloomfilter'}),
+	'1.1', 'without the view the update goes through');
 
 # the updated extension works: the new operator classes and a filter round trip
 is($node->safe_psql('upgraded', q{
