@@ -107,6 +107,21 @@ SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAPA='::bloom;
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAA8='::bloom IS NOT NULL AS bits_below_m_ok;
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=8 k=3 data=AAEAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
+-- numbers only as output writes them (one text form per value): no '+', leading zeros
+-- or other spellings of a float
+SELECT 'bloom v2 hash=xxh3 seed=+7 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=-07 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=00 m=64 k=3 data=AAAAAAAAAAA='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=064 k=3 data=AAAAAAAAAAA='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0x1.47ae147ae147bp-7 members=0 bytes=0 data='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 fpr=0.010 members=0 bytes=0 data='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=-7 inserts=0 fpr=0.01 members=0 bytes=0 data='::bloom::text AS canonical_reads;
 
 -- binary input (recv): write bytes with COPY, read them back as bloom
 CREATE TABLE raw (b bytea);

@@ -280,6 +280,9 @@ SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=4 b=4 layout=semisorted buc
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=8 buckets=1 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
+-- a bucket count with a leading zero is not as output writes it
+SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=4 b=4 layout=semisorted buckets=01 count=0 data=QAAAAAAAAAABAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=='::cuckoofilter;
+\echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=2,3 count=0 data=AAAA'::cuckoofilter;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoofilter v2 hash=xxh3 seed=0 inserts=0 f=10 b=4 layout=semisorted buckets=1,,2 count=0 data=AAAA'::cuckoofilter;

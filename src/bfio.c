@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "common/shortest_dec.h"
 #include "libpq/pqformat.h"
 
 /* ---------------------------------------------------------------------
@@ -259,6 +260,8 @@ BfTextParse(const char *typname, const char *str, BfTextFields *f)
 /*
  * Integer field.  "seed" is read as a signed int64 (as SQL shows it) and
  * returned as its bit pattern; other keys are unsigned within [min, max].
+ * Numbers are taken only as output writes them (no sign but a leading '-'
+ * on the seed, no leading zeros), so that one value has one text form.
  */
 uint64
 BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max)
@@ -277,12 +280,19 @@ BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max)
 	{
 		long long	sv = strtoll(v, &end, 10);
 
+		char		canon[32];
+
 		if (errno != 0 || end == v || *end != '\0')
 			BfTextError(f, "Invalid seed \"%s\".", v);
+		snprintf(canon, sizeof(canon), INT64_FORMAT, (int64) sv);
+		if (strcmp(canon, v) != 0)
+			BfTextError(f, "%s", psprintf("Seed \"%s\" is not written as output writes it (%s).", v, canon));
 		return (uint64) (int64) sv;
 	}
 	if (*v < '0' || *v > '9')
 		BfTextError(f, "Invalid number \"%s\".", v);
+	if (v[0] == '0' && v[1] != '\0')
+		BfTextError(f, "Number \"%s\" has leading zeros.", v);
 	r = (uint64) strtoull(v, &end, 10);
 	if (errno != 0 || *end != '\0')
 		BfTextError(f, "Invalid number \"%s\".", v);
@@ -297,13 +307,14 @@ BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max)
 	return r;
 }
 
-/* Floating-point field within [min, max] */
+/* Floating-point field within [min, max], in the form output writes */
 double
 BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max)
 {
 	int			i = BfTextFind(f, key);
 	char	   *end;
 	double		r;
+	char		canon[DOUBLE_SHORTEST_DECIMAL_LEN];
 
 	if (i < 0)
 		BfTextError(f, "Key \"%s\" is missing.", key);
@@ -312,6 +323,11 @@ BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max)
 	r = strtod(f->values[i], &end);
 	if (errno != 0 || end == f->values[i] || *end != '\0' || isnan(r) || r < min || r > max)
 		BfTextError(f, "Invalid or out-of-range number \"%s\".", f->values[i]);
+	/* as output writes it: the shortest decimal that reads back as r */
+	double_to_shortest_decimal_buf(r, canon);
+	if (strcmp(canon, f->values[i]) != 0)
+		BfTextError(f, "%s", psprintf("Number \"%s\" is not written as output writes it (%s).",
+									  f->values[i], canon));
 	return r;
 }
 

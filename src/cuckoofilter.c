@@ -1692,13 +1692,14 @@ CfTextRead(BfTextFields *tf, char *hdr, void **extra)
 
 		errno = 0;
 		n = (*p >= '0' && *p <= '9') ? strtoull(p, &end, 10) : 0;
-		if (*p < '0' || *p > '9' || errno != 0 || n < 1 || n > CF_MAX_BUCKETS ||
+		/* n >= 1: a leading '0' is a leading zero, not as output writes it */
+		if (*p < '1' || *p > '9' || errno != 0 || n < 1 || n > CF_MAX_BUCKETS ||
 			(nsub > 0 && (n % nbs[0] != 0 || ((n / nbs[0]) & (n / nbs[0] - 1)) != 0)) ||
 			(*end != ',' && *end != '\0') || nsub >= CF_MAX_SUBFILTERS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s", CF_TYPNAME),
-					 errdetail("buckets must be a comma-separated list of at most %d bucket counts between 1 and " UINT64_FORMAT ", each the first times a power of two, found \"%s\".",
+					 errdetail("buckets must be a comma-separated list of at most %d bucket counts between 1 and " UINT64_FORMAT " (no leading zeros), each the first times a power of two, found \"%s\".",
 							   CF_MAX_SUBFILTERS, CF_MAX_BUCKETS, tf->values[bi]),
 					 errhint("The text form is as cuckoofilter output writes it.")));
 		nbs[nsub] = n;
