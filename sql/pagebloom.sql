@@ -237,6 +237,10 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 2);
 \echo :LAST_ERROR_SQLSTATE
 ALTER INDEX pbt_all SET (fpr = 0.6);
 \echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = 'inf');
+\echo :LAST_ERROR_SQLSTATE
+CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (fpr = '-Infinity');
+\echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (block_bits = 100);
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (block_bits = 256);

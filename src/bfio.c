@@ -279,7 +279,6 @@ BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max)
 	if (strcmp(key, "seed") == 0)
 	{
 		long long	sv = strtoll(v, &end, 10);
-
 		char		canon[32];
 
 		if (errno != 0 || end == v || *end != '\0')

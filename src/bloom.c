@@ -412,7 +412,7 @@ BloomIntersectInto(Bloom *a, const Bloom *b)
 	if (BloomIsSelfSized(a))
 	{
 		BloomSs    *ss = (BloomSs *) a;
-		BloomMember *ma = (BloomMember *) BloomSsSingleBits((struct varlena *) a);
+		BloomMember *ma = unconstify(BloomMember *, BloomSsSingleBits((struct varlena *) a));
 
 		ma->count = BfPut64(Min(BloomBitArrayCount(a), BloomBitArrayCount(b)));
 		if (BloomIsSelfSized(b))

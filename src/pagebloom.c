@@ -21,7 +21,7 @@
  */
 #include "pagebloom.h"
 
-#include <float.h>
+#include <math.h>
 
 #include "access/amvalidate.h"
 #include "access/htup_details.h"
@@ -101,7 +101,7 @@ PageBloomInit(void)
 
 	add_real_reloption(pb_relopt_kind, "fpr",
 					   "Target false-positive rate of an equality probe on one column, per range; 0 derives it from the table",
-					   0, -DBL_MAX, DBL_MAX,
+					   0, -INFINITY, INFINITY,
 					   ShareUpdateExclusiveLock);
 	pb_relopt_tab[1].optname = "fpr";
 	pb_relopt_tab[1].opttype = RELOPT_TYPE_REAL;
@@ -161,7 +161,10 @@ pboptions(Datum reloptions, bool validate)
 	opts = (PageBloomOptions *) build_reloptions(reloptions, validate, pb_relopt_kind,
 												 sizeof(PageBloomOptions),
 												 pb_relopt_tab, lengthof(pb_relopt_tab));
-	/* the range is checked here, not by core, for one message naming both parts */
+	/*
+	 * the range is checked here, not by core (its range is all floats, also
+	 * infinite ones), for one message naming both parts
+	 */
 	if (validate && opts && opts->fpr != 0 &&
 		!(opts->fpr >= PB_MIN_FPR && opts->fpr <= PB_MAX_FPR))
 		ereport(ERROR,

@@ -455,28 +455,55 @@ PbNullHash(uint64 seed, int attno)
 
 #ifdef USE_ASSERT_CHECKING
 extern int	pb_debug_discard_state;
-extern void PbDebugDiscardState(const PageBloomState *state);
+extern void PbDebugDiscardState(MemoryContext cxt, Size size);
 #endif
 
 /*
- * The key of a value (or NULL) of column attno, hashed as the column's type.
- * The state is not read once the hasher runs: hashing can process a relcache
- * invalidation (a detoast or catalog lookup takes a lock), which frees the
- * index's cached state (PbGetState), though not its hashers.
+ * What hashing a key needs from the state, taken before any hasher runs:
+ * hashing can process a relcache invalidation (a detoast or catalog lookup
+ * takes a lock), which frees the index's cached state (PbGetState), though
+ * not its hashers.
  */
+typedef struct PbKeyHasher
+{
+	BfHasher   *hashers;
+	uint64		seed;
+	MemoryContext cxt;			/* the state's, for PbDebugDiscardState */
+	Size		allocSize;
+} PbKeyHasher;
+
+static inline PbKeyHasher
+PbKeyHasherOf(const PageBloomState *state)
+{
+	PbKeyHasher kh;
+
+	kh.hashers = state->hashers;
+	kh.seed = state->meta.seed;
+	kh.cxt = state->cxt;
+	kh.allocSize = state->allocSize;
+	return kh;
+}
+
+/* The key of a value (or NULL) of column attno, hashed as the column's type */
+static inline uint64
+PbKeyHashWith(const PbKeyHasher *kh, int attno, Datum value, bool isnull)
+{
+	if (isnull)
+		return PbNullHash(kh->seed, attno);
+#ifdef USE_ASSERT_CHECKING
+	if (pb_debug_discard_state > 0)
+		PbDebugDiscardState(kh->cxt, kh->allocSize);
+#endif
+	return BfHashDatum(&kh->hashers[attno], value, kh->seed + (uint64) attno);
+}
+
+/* The same, from the state: the state is not read once the hasher runs */
 static inline uint64
 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)
 {
-	BfHasher   *h = &state->hashers[attno];
-	uint64		seed = state->meta.seed + (uint64) attno;
+	PbKeyHasher kh = PbKeyHasherOf(state);
 
-	if (isnull)
-		return PbNullHash(state->meta.seed, attno);
-#ifdef USE_ASSERT_CHECKING
-	if (pb_debug_discard_state > 0)
-		PbDebugDiscardState(state);
-#endif
-	return BfHashDatum(h, value, seed);
+	return PbKeyHashWith(&kh, attno, value, isnull);
 }
 
 /* The signature block of a key */

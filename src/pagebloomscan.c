@@ -644,6 +644,8 @@ PbScanStart(IndexScanDesc scan)
 	if (so->heapExact)
 		so->heapBlocks = RelationGetNumberOfBlocks(heap);
 	table_close(heap, NoLock);
+	/* opening a relation may process invalidations, which free the state */
+	meta = &PbGetState(index)->meta;
 
 	so->hcand = NULL;
 	so->fps = NULL;
@@ -741,7 +743,8 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
  * heap's size known at scan start (a hint: PbScanStart) first asks the
  * heap's file, once per scan: the rows the range's bits stand for may be on
  * pages added since, and a page past the end (a table that VACUUM truncated
- * keeps its bits) must not be output.
+ * keeps its bits) must not be output.  Opening the heap may process
+ * invalidations, which free the index's cached state: callers get it again.
  */
 static bool
 PbRangeInHeap(IndexScanDesc scan, uint64 range)
@@ -845,6 +848,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 				x &= x - 1;
 				if (!PbRangeInHeap(scan, s * so->rps + rangebit))
 					break;
+				/* PbRangeInHeap may have opened the heap: see there */
+				meta = &PbGetState(scan->indexRelation)->meta;
 				ntids += PbRangeOutput(scan, s, rangebit, &sink);
 			}
 		}
@@ -896,6 +901,8 @@ PbNextRange(IndexScanDesc scan)
 			so->cand[w] &= so->cand[w] - 1;
 			if (PbRangeInHeap(scan, so->seg * so->rps + rangebit))
 			{
+				/* PbRangeInHeap may have opened the heap: see there */
+				meta = &PbGetState(scan->indexRelation)->meta;
 				PbRangeOutput(scan, so->seg, rangebit, sink);
 				if (sink->ntids > 0 || sink->npages > 0 || sink->end > sink->first)
 					return true;

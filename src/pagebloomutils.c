@@ -1071,6 +1071,7 @@ PbGetState(Relation index)
 		PageBloomMetaPageData meta;
 		BlockNumber nblocks;
 		uint32		nrecent;
+		Size		size;
 		Buffer		buf;
 		Page		page;
 		int			i;
@@ -1107,13 +1108,12 @@ PbGetState(Relation index)
 		 */
 		nrecent = RelationUsesLocalBuffers(index) ? 0 :
 			pg_nextpower2_32(Min(nblocks, PB_RECENT_MAX));
-		state = MemoryContextAllocZero(index->rd_indexcxt,
-									   offsetof(PageBloomState, recentBuffers) +
-									   nrecent * sizeof(Buffer));
+		size = offsetof(PageBloomState, recentBuffers) + nrecent * sizeof(Buffer);
+		state = MemoryContextAllocZero(index->rd_indexcxt, size);
 		state->nrecent = nrecent;
 		state->meta = meta;
 		state->cxt = index->rd_indexcxt;
-		state->allocSize = offsetof(PageBloomState, recentBuffers) + nrecent * sizeof(Buffer);
+		state->allocSize = size;
 
 		state->natts = IndexRelationGetNumberOfKeyAttributes(index);
 		/* not part of the state's chunk: see the comment above */
@@ -1195,31 +1195,19 @@ PbReadIndexBuffer(Relation index, BlockNumber blkno)
  */
 
 /*
- * The keys of an index tuple, one per column.  Reads the state before any
- * hasher runs (see PbKeyHash): a caller of the cached state gets it again
- * after this.
+ * The keys of an index tuple, one per column.  Takes what it needs from the
+ * state before any hasher runs (see PbKeyHash): a caller of the cached state
+ * gets it again after this.
  */
 void
 PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
 {
+	PbKeyHasher kh = PbKeyHasherOf(state);
 	int			natts = state->natts;
-	BfHasher   *hashers = state->hashers;
-	uint64		seed = state->meta.seed;
 	int			i;
 
 	for (i = 0; i < natts; i++)
-	{
-		if (isnull[i])
-		{
-			hashes[i] = PbNullHash(seed, i);
-			continue;
-		}
-#ifdef USE_ASSERT_CHECKING
-		if (pb_debug_discard_state > 0)
-			PbDebugDiscardState(state);
-#endif
-		hashes[i] = BfHashDatum(&hashers[i], values[i], seed + (uint64) i);
-	}
+		hashes[i] = PbKeyHashWith(&kh, i, values[i], isnull[i]);
 }
 
 #ifdef USE_ASSERT_CHECKING
@@ -1231,21 +1219,24 @@ int			pb_debug_discard_state = 0;
  * relcache invalidation processed inside a hasher does (a detoast or a
  * catalog lookup takes a lock, which processes pending invalidations; after
  * a sinval queue overflow every entry is invalidated).  The index's cached
- * state is freed with the rest, and its memory is then taken again and
- * overwritten, as a later allocation may, so that a caller that still reads
- * it fails its tests.  state (cached or a copy) is read first.
+ * state is freed with the rest; its memory (cxt and size, which the caller
+ * read while the state was valid) is then allocated again, zeroed and freed,
+ * as later allocations may reuse it: a caller that still reads the old state
+ * divides by a range size of 0 and fails at once (a garbage pattern made
+ * it extend the index to tens of gigabytes before it failed).
  */
 void
-PbDebugDiscardState(const PageBloomState *state)
+PbDebugDiscardState(MemoryContext cxt, Size size)
 {
 	static uint64 calls = 0;
-	MemoryContext cxt = state->cxt;
-	Size		size = state->allocSize;
+	void	   *junk;
 
 	if (++calls % (uint64) pb_debug_discard_state != 0)
 		return;
 	InvalidateSystemCaches();
-	memset(MemoryContextAlloc(cxt, size), 0x7f, size);
+	junk = MemoryContextAlloc(cxt, size);
+	memset(junk, 0, size);
+	pfree(junk);
 }
 #endif
 
