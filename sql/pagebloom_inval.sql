@@ -25,6 +25,12 @@ SELECT pagebloom_resummarize('ti_pb', 0) > 0 AS resummarized;
 SELECT pagebloom_verify('ti_pb') AS verified;
 REINDEX INDEX ti_pb;
 SELECT pagebloom_verify('ti_pb') AS verified_after_reindex;
+-- every key: several invalidations within one row of three columns
+SELECT count(set_config(name, '1', false)) AS settings_every_key FROM pg_settings
+WHERE name = 'bloomfilter.debug_discard_state';
+INSERT INTO ti SELECT g, md5(g::text), g % 97 FROM generate_series(6001, 6040) g;
+INSERT INTO ti VALUES (6041, md5('6041'), 5);
+SELECT pagebloom_verify('ti_pb') AS verified_every_key;
 SELECT count(set_config(name, '0', false)) AS settings_reset FROM pg_settings
 WHERE name = 'bloomfilter.debug_discard_state';
 -- every row is found through the index by each of its columns, no false negatives
@@ -35,6 +41,7 @@ SELECT count(*) FILTER (WHERE (SELECT count(*) FROM ti q WHERE q.id = p.id) <> 1
 	count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ti q WHERE q.t = p.t AND q.id = p.id)) AS missed_by_t,
 	count(*) AS rows_checked
 FROM (SELECT id, t FROM ti WHERE id % 7 = 0 OR id > 4990) p;
+SELECT count(*) AS rows_6001_6041 FROM ti WHERE id BETWEEN 6001 AND 6041;
 SELECT count(*) AS n_is_1 FROM ti WHERE n = 1;
 SELECT count(*) AS n_is_null FROM ti WHERE n IS NULL;
 RESET enable_seqscan;
