@@ -140,7 +140,7 @@ PageBloomInit(void)
 #ifdef USE_ASSERT_CHECKING
 	/* test builds only: invalidations inside hashers (PbDebugDiscardState) */
 	DefineCustomIntVariable("bloomfilter.debug_discard_state",
-							"Test builds: every Nth pagebloom key hashed, invalidate the caches and overwrite the freed index state (0: off)",
+							"Test builds: every Nth pagebloom key hashed, invalidate the caches and zero the freed index state (0: off)",
 							NULL, &pb_debug_discard_state, 0, 0, INT_MAX,
 							PGC_SUSET, 0, NULL, NULL, NULL);
 #endif
