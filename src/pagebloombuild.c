@@ -913,7 +913,8 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 	PageBloomMetaPageData meta;
 	PbBuildState bs;
 	double		reltuples;
-	BlockNumber heapblocks;
+	BlockNumber heapblocks,
+				nblocks;
 	int			nworkers;
 	XLogRecPtr	startRedo;
 
@@ -971,9 +972,13 @@ pbbuild(Relation heap, Relation index, IndexInfo *indexInfo)
 			pfree(bs.segmap);
 	}
 
-	/* the metapage's extent: every page written */
-	bs.state->knownBlocks = RelationGetNumberOfBlocks(index);
-	PbRaiseExtent(index, bs.state->knownBlocks);
+	/*
+	 * the metapage's extent: every page written, known to the cached state
+	 * (bs.state is a copy) for the inserts that follow in this backend
+	 */
+	nblocks = RelationGetNumberOfBlocks(index);
+	PbGetState(index)->knownBlocks = nblocks;
+	PbRaiseExtent(index, nblocks);
 	PbBuildSync(index, startRedo);
 	pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, (int64) bs.indtuples);
 	pfree(bs.batchsig);
