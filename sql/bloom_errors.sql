@@ -107,7 +107,7 @@ SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAPA='::bloom;
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAA8='::bloom IS NOT NULL AS bits_below_m_ok;
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=8 k=3 data=AAEAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
--- numbers only as output writes them (one text form per value): no '+', leading zeros
+-- numbers only as output writes them (one spelling per number): no '+', leading zeros
 -- or other spellings of a float
 SELECT 'bloom v2 hash=xxh3 seed=+7 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE

@@ -1,7 +1,7 @@
 -- pagebloom with relcache invalidations inside its hashers: a detoast or a catalog
 -- lookup takes a lock, which processes pending invalidations (all of them after a
 -- sinval queue overflow), and that frees the index's cached state.  Test builds
--- simulate one every Nth key hashed and overwrite the freed state
+-- simulate one every Nth key hashed and zero the freed state's memory
 -- (bloomfilter.debug_discard_state); inserts, build, re-summarization and
 -- verification must not read it afterwards.
 CREATE SCHEMA pagebloom_inval_test;
