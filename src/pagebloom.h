@@ -497,6 +497,26 @@ PbKeyHashWith(const PbKeyHasher *kh, int attno, Datum value, bool isnull)
 	return BfHashDatum(&kh->hashers[attno], value, kh->seed + (uint64) attno);
 }
 
+/*
+ * Test builds: the same simulated invalidation where a relation was just
+ * opened (opening one may process invalidations), for the callers that get
+ * the state again afterwards
+ */
+#ifdef USE_ASSERT_CHECKING
+static inline void
+PbDebugDiscardAt(Relation index)
+{
+	if (pb_debug_discard_state > 0)
+	{
+		PageBloomState *state = PbGetState(index);
+
+		PbDebugDiscardState(state->cxt, state->allocSize);
+	}
+}
+#else
+#define PbDebugDiscardAt(index) ((void) 0)
+#endif
+
 /* The same, from the state: the state is not read once the hasher runs */
 static inline uint64
 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)

@@ -292,6 +292,7 @@ PbFlushList(Relation index, PbPendingIndex *p)
 	if (BufferIsValid(buf))
 		UnlockReleaseBuffer(buf);
 	table_close(heap, NoLock);
+	PbDebugDiscardAt(index);
 	elog(DEBUG1, "pagebloom index \"%s\": keys of %d rows set in one batch",
 		 RelationGetRelationName(index), left);
 

@@ -645,6 +645,7 @@ PbScanStart(IndexScanDesc scan)
 		so->heapBlocks = RelationGetNumberOfBlocks(heap);
 	table_close(heap, NoLock);
 	/* opening a relation may process invalidations, which free the state */
+	PbDebugDiscardAt(index);
 	meta = &PbGetState(index)->meta;
 
 	so->hcand = NULL;
@@ -762,6 +763,7 @@ PbRangeInHeap(IndexScanDesc scan, uint64 range)
 		so->heapBlocks = RelationGetNumberOfBlocks(heap);
 		so->heapExact = true;
 		table_close(heap, NoLock);
+		PbDebugDiscardAt(index);
 	}
 	return range * ppr < so->heapBlocks;
 }
@@ -813,7 +815,7 @@ int64
 pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
 	PbScanOpaque so = (PbScanOpaque) scan->opaque;
-	const PageBloomMetaPageData *meta = &PbGetState(scan->indexRelation)->meta;
+	const PageBloomMetaPageData *meta;
 	PbSink		sink;
 	int64		ntids = 0;
 	uint64		s;
@@ -826,6 +828,8 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	if (so->nomatch)
 		return 0;
 	PbScanStart(scan);
+	/* PbScanStart opens the heap: the state is got after it */
+	meta = &PbGetState(scan->indexRelation)->meta;
 	memset(&sink, 0, sizeof(sink));
 	sink.tbm = tbm;
 
@@ -844,12 +848,14 @@ pbgetbitmap(IndexScanDesc scan, TIDBitmap *tbm)
 			while (x)
 			{
 				uint32		rangebit = (uint32) w * 64 + pg_rightmost_one_pos64(x);
+				bool		inheap;
 
 				x &= x - 1;
-				if (!PbRangeInHeap(scan, s * so->rps + rangebit))
-					break;
+				inheap = PbRangeInHeap(scan, s * so->rps + rangebit);
 				/* PbRangeInHeap may have opened the heap: see there */
 				meta = &PbGetState(scan->indexRelation)->meta;
+				if (!inheap)
+					break;
 				ntids += PbRangeOutput(scan, s, rangebit, &sink);
 			}
 		}
@@ -897,12 +903,14 @@ PbNextRange(IndexScanDesc scan)
 		if (w < (int) meta->rowWords)
 		{
 			uint32		rangebit = (uint32) w * 64 + pg_rightmost_one_pos64(so->cand[w]);
+			bool		inheap;
 
 			so->cand[w] &= so->cand[w] - 1;
-			if (PbRangeInHeap(scan, so->seg * so->rps + rangebit))
+			inheap = PbRangeInHeap(scan, so->seg * so->rps + rangebit);
+			/* PbRangeInHeap may have opened the heap: see there */
+			meta = &PbGetState(scan->indexRelation)->meta;
+			if (inheap)
 			{
-				/* PbRangeInHeap may have opened the heap: see there */
-				meta = &PbGetState(scan->indexRelation)->meta;
 				PbRangeOutput(scan, so->seg, rangebit, sink);
 				if (sink->ntids > 0 || sink->npages > 0 || sink->end > sink->first)
 					return true;
