@@ -455,7 +455,7 @@ PbNullHash(uint64 seed, int attno)
 
 #ifdef USE_ASSERT_CHECKING
 extern int	pb_debug_discard_state;
-extern void PbDebugDiscardState(MemoryContext cxt, Size size);
+extern void PbDebugDiscardState(MemoryContext cxt, Size size, Relation index);
 #endif
 
 /*
@@ -492,7 +492,7 @@ PbKeyHashWith(const PbKeyHasher *kh, int attno, Datum value, bool isnull)
 		return PbNullHash(kh->seed, attno);
 #ifdef USE_ASSERT_CHECKING
 	if (pb_debug_discard_state > 0)
-		PbDebugDiscardState(kh->cxt, kh->allocSize);
+		PbDebugDiscardState(kh->cxt, kh->allocSize, NULL);
 #endif
 	return BfHashDatum(&kh->hashers[attno], value, kh->seed + (uint64) attno);
 }
@@ -510,7 +510,7 @@ PbDebugDiscardAt(Relation index)
 	{
 		PageBloomState *state = PbGetState(index);
 
-		PbDebugDiscardState(state->cxt, state->allocSize);
+		PbDebugDiscardState(state->cxt, state->allocSize, index);
 	}
 }
 #else

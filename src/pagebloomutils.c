@@ -1223,10 +1223,13 @@ int			pb_debug_discard_state = 0;
  * read while the state was valid) is then allocated again, zeroed and freed,
  * as later allocations may reuse it: a caller that still reads the old state
  * divides by a range size of 0 and fails at once (a garbage pattern made
- * it extend the index to tens of gigabytes before it failed).
+ * it extend the index to tens of gigabytes before it failed).  Given the
+ * index (where no buffer is locked), the state is built again while that
+ * memory is held, so that the new state has another address and a pointer
+ * kept from before reads zeros, not the new state.
  */
 void
-PbDebugDiscardState(MemoryContext cxt, Size size)
+PbDebugDiscardState(MemoryContext cxt, Size size, Relation index)
 {
 	static uint64 calls = 0;
 	void	   *junk;
@@ -1236,6 +1239,8 @@ PbDebugDiscardState(MemoryContext cxt, Size size)
 	InvalidateSystemCaches();
 	junk = MemoryContextAlloc(cxt, size);
 	memset(junk, 0, size);
+	if (index != NULL)
+		(void) PbGetState(index);
 	pfree(junk);
 }
 #endif
