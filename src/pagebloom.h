@@ -292,6 +292,7 @@ extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
 						   double loop_count, Cost *indexStartupCost,
 						   Cost *indexTotalCost, Selectivity *indexSelectivity,
 						   double *indexCorrelation, double *indexPages);
+extern Oid PbKeyType(Relation index, int i);
 extern PageBloomState *PbGetState(Relation index);
 extern PageBloomState *PbGetStateCopy(Relation index);
 extern Buffer PbReadIndexBuffer(Relation index, BlockNumber blkno);

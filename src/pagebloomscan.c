@@ -260,7 +260,7 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 		else
 		{
 			Oid			typid = OidIsValid(sk->sk_subtype) ? sk->sk_subtype :
-				TupleDescAttr(index->rd_att, attno)->atttypid;
+				PbKeyType(index, attno);
 			BfHasher   *h = PbScanHasher(so, typid, sk->sk_collation);
 
 			key->nhashes = 1;

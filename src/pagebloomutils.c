@@ -1059,6 +1059,26 @@ PbCheckMetaPage(Relation index, Page page)
 }
 
 /*
+ * The type whose canonical hashing keys column i (0-based): the operator
+ * class's input type, whose equality the index answers, not the column's
+ * type, which may only be binary-coercible to it and hash differently (a
+ * citext column under text_ops: citext hashes lower-cased, text = text
+ * compares bytes; text or varchar under bpchar_ops; int4 under oid_ops).
+ * A polymorphic operator class (a user's, FOR TYPE anyenum, say) has no
+ * such type: the column's is the one then.
+ */
+Oid
+PbKeyType(Relation index, int i)
+{
+	Oid			opcintype = index->rd_opcintype[i];
+
+	if (!OidIsValid(opcintype) || IsPolymorphicType(opcintype) ||
+		get_typtype(opcintype) == TYPTYPE_PSEUDO)
+		return TupleDescAttr(index->rd_att, i)->atttypid;
+	return opcintype;
+}
+
+/*
  * The state cached in rd_amcache: metapage parameters, column hashers and
  * the buffer hints of PbReadIndexBuffer
  */
@@ -1120,7 +1140,7 @@ PbGetState(Relation index)
 		state->hashers = MemoryContextAllocZero(index->rd_indexcxt,
 												sizeof(BfHasher) * state->natts);
 		for (i = 0; i < state->natts; i++)
-			BfHasherInit(&state->hashers[i], TupleDescAttr(index->rd_att, i)->atttypid,
+			BfHasherInit(&state->hashers[i], PbKeyType(index, i),
 						 index->rd_indcollation[i], index->rd_indexcxt);
 		index->rd_amcache = state;
 	}
