@@ -264,7 +264,20 @@ CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 2100000,
 \echo :LAST_ERROR_SQLSTATE
 CREATE INDEX pbt_bad ON pbt USING pagebloom (i4) WITH (signature_bits = 1040384, block_bits = 127, row_map = off);
 SELECT signature_blocks, index_pages FROM pagebloom_info('pbt_bad');
+-- ALTER INDEX refuses the pair too, rather than leave it to the next rebuild
+ALTER INDEX pbt_bad SET (block_bits = 63);
+\echo :LAST_ERROR_SQLSTATE
 DROP INDEX pbt_bad;
+-- a column_fpr list longer than the index's columns is known only at a
+-- build: ALTER INDEX takes it, a rebuild refuses it with the way back
+CREATE TABLE pbalter AS SELECT g AS a FROM generate_series(1, 1000) g;
+CREATE INDEX pbalter_idx ON pbalter USING pagebloom (a);
+ALTER INDEX pbalter_idx SET (column_fpr = '0.1,0.1');
+TRUNCATE pbalter;
+\echo :LAST_ERROR_SQLSTATE
+ALTER INDEX pbalter_idx RESET (column_fpr);
+TRUNCATE pbalter;
+DROP TABLE pbalter;
 -- a target that not even the largest signature meets for the rows of a
 -- range: a warning, and the largest signature (so that a REINDEX, VACUUM FULL
 -- or CLUSTER of a table that got denser never fails); still no false negatives
@@ -293,7 +306,7 @@ DROP TABLE pbunlogged;
 -- a CREATE INDEX CONCURRENTLY that fails before its build writes anything
 -- leaves an invalid index with no pages
 CREATE INDEX CONCURRENTLY pbempty_idx ON pbempty USING pagebloom (a, b)
-	WITH (signature_bits = 2100000, block_bits = 255);
+	WITH (column_fpr = '0.01,0.01,0.01');
 \echo :LAST_ERROR_SQLSTATE
 SELECT pg_relation_size('pbempty_idx') AS size, indisvalid FROM pg_index WHERE indexrelid = 'pbempty_idx'::regclass;
 SELECT k FROM pagebloom_info('pbempty_idx');

@@ -180,6 +180,15 @@ pboptions(Datum reloptions, bool validate)
 				 errmsg("invalid value %d for option \"block_bits\"", opts->blockBits),
 				 errdetail("Valid values are 0 (chosen from the table's size), 63, 127, 255, 510 and 1020."),
 				 errhint("Leave block_bits at 0 unless a benchmark of your queries favours another size.")));
+	/* checked again by the build, but refused here, not at a later rebuild */
+	if (validate && opts && opts->blockBits != 0 && opts->signatureBits > 0 &&
+		(int64) opts->signatureBits > (int64) PB_MAX_NBLOCKS * opts->blockBits)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("signature_bits %d is over the limit of %d bits for block_bits %d",
+						opts->signatureBits, PB_MAX_NBLOCKS * opts->blockBits, opts->blockBits),
+				 errdetail("A signature has at most %d blocks.", PB_MAX_NBLOCKS),
+				 errhint("Set a smaller signature_bits, larger block_bits, or block_bits = 0 to choose a size that holds the signature.")));
 	return (bytea *) opts;
 }
 

@@ -786,9 +786,17 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 	if (opts && opts->blockBits != 0 && PbRowWordsForBlockBits(opts->blockBits) != 0)
 		rowwords = PbRowWordsForBlockBits(opts->blockBits);
 	else
+	{
+		uint32		choicerw = maxrw;
+
+		/* a chosen block size holds signature_bits (narrower rows, larger blocks) */
+		while (sigbits > 0 && choicerw > PB_MIN_ROW_WORDS &&
+			   (int64) sigbits > (int64) PB_MAX_NBLOCKS * PB_BLOCK_BITS_FOR(choicerw))
+			choicerw /= 2;
 		rowwords = PbChooseRowWords(nranges, nvalues,
 									PbFalseRangeCost(slots > 0, ppr, density * ppr),
-									target, slots > 0, maxrw, NULL);
+									target, slots > 0, choicerw, NULL);
+	}
 	if (slots > 0 && rowwords > maxrw)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -797,7 +805,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 				 errdetail("A segment of %d ranges would keep more than %d row map pages (%d MB) in memory while the index is built.",
 						   (int) rowwords * 64, PB_MAX_NBLOCKS,
 						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
-				 errhint("Use larger block_bits (fewer ranges per segment), or row_map = off.")));
+				 errhint("Use larger block_bits (fewer ranges per segment), or row_map = off (ALTER INDEX %s SET (block_bits = ...)).",
+						 quote_identifier(RelationGetRelationName(index)))));
 	blockbits = PB_BLOCK_BITS_FOR(rowwords);
 
 	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
@@ -813,9 +822,10 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		if (n > ncols)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("option \"column_fpr\" lists %d rates but index \"%s\" has %d columns",
+					 errmsg("option \"column_fpr\" lists more rates (%d) than index \"%s\" has columns (%d)",
 							n, RelationGetRelationName(index), ncols),
-					 errhint("Give at most one false-positive rate per index column.")));
+					 errhint("Give at most one false-positive rate per index column: ALTER INDEX %s SET (column_fpr = '...'), or RESET (column_fpr).",
+							 quote_identifier(RelationGetRelationName(index)))));
 		for (c = 0; c < n; c++)
 			if (list[c] > 0)
 				targets[c] = list[c];
@@ -836,7 +846,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 					 errdetail("A segment of %d ranges keeps the signature in %d pages (%d MB), in the index and in memory while it is built.",
 							   (int) rowwords * 64, PB_MAX_NBLOCKS,
 							   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
-					 errhint("Set a smaller signature_bits, or 0 to derive it from fpr.")));
+					 errhint("Set a smaller signature_bits, or 0 to derive it from fpr (ALTER INDEX %s SET (signature_bits = ...)).",
+						 quote_identifier(RelationGetRelationName(index)))));
 		nblocks = (uint32) ((sigbits + blockbits - 1) / blockbits);
 		nblocks = Max(nblocks, 1);
 	}
