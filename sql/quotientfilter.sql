@@ -152,6 +152,10 @@ SELECT quotientfilter_resize(f, 0) FROM big;
 \echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_resize(f, 21) FROM big;
 \echo :LAST_ERROR_SQLSTATE
+-- a q that the fingerprints allow but no table can hold: the size limit
+-- (54000), not quotientfilter_create's q range
+SELECT quotientfilter_resize(quotientfilter_create(3, 61), 50);
+\echo :LAST_ERROR_SQLSTATE
 -- a filter that has grown into several members is folded into one table of
 -- the shortest member's fingerprint length p: each longer fingerprint is cut
 -- to its top p bits, so the result holds the top p bits of every element's

@@ -392,11 +392,19 @@ QfSizeFor(int64 capacity, double fpr, bool at_max_load, int *q, int *r)
 	while (p < QF_MAX_P && n > fpr * ldexp(1.0, p))
 		p++;
 	if (n > fpr * ldexp(1.0, p))
+	{
+		/* the smallest rate that works, rounded up to 3 digits for the hint */
+		double		least = n / ldexp(1.0, QF_MAX_P);
+		double		unit = pow(10.0, floor(log10(least)) - 2);
+
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false-positive rate %g is too small for %d-bit fingerprints", fpr, QF_MAX_P),
-				 errdetail("capacity / 2^64 must not exceed the false-positive rate."),
-				 errhint("Ask for a larger false-positive rate.")));
+				 errdetail("The filter's first table takes %.0f entries before it grows, and %d-bit fingerprints give that many entries a false-positive rate of %g.",
+						   n, QF_MAX_P, least),
+				 errhint("Ask for a false-positive rate of at least %.3g, or a smaller capacity.",
+						 ceil(least / unit) * unit)));
+	}
 	if (p - qq < QF_MIN_R)
 		p = qq + QF_MIN_R;
 	if (p > QF_MAX_P)
@@ -2427,6 +2435,18 @@ quotientfilter_union(PG_FUNCTION_ARGS)
  *		length (QfFold): every element is kept, the rate becomes that of the
  *		entries at that length, and the result grows by members again.
  */
+/*
+ * Raise 54000 if the table of a resize to q slots (fingerprints of p bits)
+ * would pass the size limit, before QfNew would refuse a q over QF_MAX_Q with
+ * quotientfilter_create's 22023: a q the fingerprints allow but no table can
+ * hold is a size limit, as for every resize that is too large
+ */
+static void
+QfCheckResizeSize(int q, int p)
+{
+	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(q, p - q));
+}
+
 Datum
 quotientfilter_resize(PG_FUNCTION_ARGS)
 {
@@ -2470,6 +2490,7 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 							q, n, (unsigned long long) (UINT64CONST(1) << q)),
 					 errdetail("The %d members hold " UINT64_FORMAT " entries in all.", nm, n),
 					 errhint("Choose q between %d and %d.", minq, p - QF_MIN_R)));
+		QfCheckResizeSize(q, p);
 		PG_RETURN_POINTER(QfFold(qf, q, p));
 	}
 	if (q > p - QF_MIN_R)
@@ -2487,6 +2508,7 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 				 errhint("Choose q with 2^q at least the number of entries (quotientfilter_cardinality).")));
 	if (q == qf->q)
 		PG_RETURN_POINTER(BfCopyDatum((struct varlena *) qf));
+	QfCheckResizeSize(q, p);
 	PG_RETURN_POINTER(QfRebuild(qf, q));
 }
 
