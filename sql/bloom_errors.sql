@@ -68,6 +68,9 @@ SELECT 'bloom v1'::bloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'cuckoo v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
+-- the text form of another filter type: the hint says how to read it
+SELECT countingbloom_empty(10)::text::bloom;
+\echo :LAST_ERROR_SQLSTATE
 SELECT 'bloom v1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'bloom version1 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAA='::bloom;

@@ -209,6 +209,16 @@ BfTextParse(const char *typname, const char *str, BfTextFields *f)
 	{
 		if (ntok == 0)
 		{
+			if (strcmp(tok, typname) != 0 &&
+				(strcmp(tok, "bloom") == 0 || strcmp(tok, "countingbloom") == 0 ||
+				 strcmp(tok, "quotientfilter") == 0 || strcmp(tok, "cuckoofilter") == 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("invalid input syntax for type %s", typname),
+						 errdetail("The value is the text form of a %s, not of a %s.", tok, typname),
+						 strcmp(tok, "countingbloom") == 0 && strcmp(typname, "bloom") == 0 ?
+						 errhint("Read it as a countingbloom and cast that to bloom: value::countingbloom::bloom.") :
+						 errhint("Read it as a %s: value::%s.", tok, tok)));
 			if (strcmp(tok, typname) != 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
