@@ -580,7 +580,8 @@ pagebloom_resummarize(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("recovery is in progress"),
-				 errhint("pagebloom re-summarization cannot run during recovery; run it on the primary.")));
+				 errdetail("pagebloom_resummarize writes the index, which a server in recovery cannot do."),
+				 errhint("Run pagebloom_resummarize on the primary.")));
 
 	heapoid = PbIndexTable(indexoid);
 	/* checked before the lock too: no queueing behind lockers without it */
