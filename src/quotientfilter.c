@@ -2428,14 +2428,6 @@ quotientfilter_union(PG_FUNCTION_ARGS)
 }
 
 /*
- * quotientfilter_resize(quotientfilter, q integer) RETURNS quotientfilter
- *		The same fingerprints in a table of 2^q slots: bits move between
- *		quotient and remainder, nothing is rehashed.  A chain of several
- *		members is folded into one table of the shortest member's fingerprint
- *		length (QfFold): every element is kept, the rate becomes that of the
- *		entries at that length, and the result grows by members again.
- */
-/*
  * Raise 54000 if the table of a resize to q slots (fingerprints of p bits)
  * would pass the size limit, before QfNew would refuse a q over QF_MAX_Q with
  * quotientfilter_create's 22023: a q the fingerprints allow but no table can
@@ -2447,6 +2439,14 @@ QfCheckResizeSize(int q, int p)
 	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(q, p - q));
 }
 
+/*
+ * quotientfilter_resize(quotientfilter, q integer) RETURNS quotientfilter
+ *		The same fingerprints in a table of 2^q slots: bits move between
+ *		quotient and remainder, nothing is rehashed.  A chain of several
+ *		members is folded into one table of the shortest member's fingerprint
+ *		length (QfFold): every element is kept, the rate becomes that of the
+ *		entries at that length, and the result grows by members again.
+ */
 Datum
 quotientfilter_resize(PG_FUNCTION_ARGS)
 {
