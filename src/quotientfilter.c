@@ -2436,7 +2436,15 @@ quotientfilter_union(PG_FUNCTION_ARGS)
 static void
 QfCheckResizeSize(int q, int p)
 {
-	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(q, p - q));
+	double		bytes = (double) QF_HDRSZ + QfPayloadSizeD(q, p - q);
+
+	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s would need %.0f bytes, more than the maximum of %zu",
+						QF_TYPNAME, bytes, BF_MAX_DATUM_SIZE),
+				 errdetail("A table of 2^%d slots of %d remainder bits was asked for.", q, p - q),
+				 errhint("Choose a smaller q.")));
 }
 
 /*
