@@ -1,7 +1,7 @@
 /*
  * compat.h
  *		The few server API differences between the PostgreSQL releases the
- *		extension builds on (15, 16, 17 and 18), in one place.
+ *		extension builds on (15, 16, 17, 18 and 19), in one place.
  *
  * Each guard sits at the release whose headers changed the API (the release
  * notes and the server headers say which); doc/design.md, "PostgreSQL
@@ -48,6 +48,25 @@
 #define BfEstimateArrayLength(root, arrayexpr) estimate_array_length((root), (arrayexpr))
 #else
 #define BfEstimateArrayLength(root, arrayexpr) estimate_array_length(arrayexpr)
+#endif
+
+/*
+ * 19 added allow_update to GlobalVisTestIsRemovableXid(); true is what it
+ * did before (recompute the horizon when the cached one cannot tell)
+ */
+#if PG_VERSION_NUM >= 190000
+#define BfGlobalVisTestIsRemovableXid(state, xid) \
+	GlobalVisTestIsRemovableXid((state), (xid), true)
+#else
+#define BfGlobalVisTestIsRemovableXid(state, xid) \
+	GlobalVisTestIsRemovableXid((state), (xid))
+#endif
+
+/* 19 renamed PageSetChecksumInplace() to PageSetChecksum() */
+#if PG_VERSION_NUM >= 190000
+#define BfPageSetChecksum(page, blkno) PageSetChecksum((page), (blkno))
+#else
+#define BfPageSetChecksum(page, blkno) PageSetChecksumInplace((page), (blkno))
 #endif
 
 #endif							/* BLOOMFILTER_COMPAT_H */

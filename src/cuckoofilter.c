@@ -57,6 +57,7 @@
 #include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 #include "utils/lsyscache.h"
 
 PG_FUNCTION_INFO_V1(cuckoofilter_in);

@@ -15,7 +15,7 @@
  * pointer, so a probe returns the matching rows of a candidate range rather
  * than all its heap pages.  Bitmap scans and plain index scans (amgettuple)
  * return candidate rows that the executor rechecks; plain index scans are
- * not offered on partial indexes (PbGetRelationInfo).  Every page change
+ * not offered on partial indexes (PbRestrictIndexes).  Every page change
  * goes through generic WAL.  Hashing is the canonical hashing of hash.c, so
  * cross-type equality in the integer, float and text families agrees.
  */
@@ -33,6 +33,7 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "commands/vacuum.h"
+#include "optimizer/pathnode.h"
 #include "optimizer/plancat.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -44,10 +45,14 @@ PG_FUNCTION_INFO_V1(pagebloom_handler);
 
 static relopt_kind pb_relopt_kind;
 static relopt_parse_elt pb_relopt_tab[6];
+#if PG_VERSION_NUM >= 190000
+static build_simple_rel_hook_type pb_prev_build_simple_rel = NULL;
+#else
 static get_relation_info_hook_type pb_prev_get_relation_info = NULL;
+#endif
 
 /*
- * Planner hook: no plain index scans on partial pagebloom indexes.  A plain
+ * No plain index scans on partial pagebloom indexes (a planner hook).  A plain
  * index scan rechecks only the index conditions, and the planner drops the
  * conditions that the index predicate implies, trusting that every row the
  * index returns satisfies it; pagebloom's candidate rows (the line pointers
@@ -56,13 +61,10 @@ static get_relation_info_hook_type pb_prev_get_relation_info = NULL;
  * on lossy pages, and are the only scans such an index gets.
  */
 static void
-PbGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
-				  RelOptInfo *rel)
+PbRestrictIndexes(RelOptInfo *rel)
 {
 	ListCell   *lc;
 
-	if (pb_prev_get_relation_info)
-		pb_prev_get_relation_info(root, relationObjectId, inhparent, rel);
 	foreach(lc, rel->indexlist)
 	{
 		IndexOptInfo *info = (IndexOptInfo *) lfirst(lc);
@@ -71,6 +73,29 @@ PbGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
 			info->amhasgettuple = false;
 	}
 }
+
+/*
+ * The hook that calls it: get_relation_info_hook until 18, which 19 replaced
+ * by build_simple_rel_hook (called once the relation's indexes are listed)
+ */
+#if PG_VERSION_NUM >= 190000
+static void
+PbBuildSimpleRel(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
+{
+	if (pb_prev_build_simple_rel)
+		pb_prev_build_simple_rel(root, rel, rte);
+	PbRestrictIndexes(rel);
+}
+#else
+static void
+PbGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
+				  RelOptInfo *rel)
+{
+	if (pb_prev_get_relation_info)
+		pb_prev_get_relation_info(root, relationObjectId, inhparent, rel);
+	PbRestrictIndexes(rel);
+}
+#endif
 
 /* Check a column_fpr list when it is set */
 static void
@@ -145,8 +170,13 @@ PageBloomInit(void)
 							PGC_SUSET, 0, NULL, NULL, NULL);
 #endif
 
+#if PG_VERSION_NUM >= 190000
+	pb_prev_build_simple_rel = build_simple_rel_hook;
+	build_simple_rel_hook = PbBuildSimpleRel;
+#else
 	pb_prev_get_relation_info = get_relation_info_hook;
 	get_relation_info_hook = PbGetRelationInfo;
+#endif
 
 	/* a statement's inserts set their keys in batches (pagebloominsert.c) */
 	PbInsertInit();

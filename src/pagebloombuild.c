@@ -240,7 +240,7 @@ PbWriteBatch(Relation index, PbBuildState *bs)
 					 bs->nwpages, blknos, pages, true);
 	for (i = 0; i < bs->nwpages; i++)
 	{
-		PageSetChecksumInplace(pages[i], blknos[i]);
+		BfPageSetChecksum(pages[i], blknos[i]);
 		smgrextend(RelationGetSmgr(index), MAIN_FORKNUM, blknos[i],
 				   (char *) pages[i], true);
 	}
@@ -1007,7 +1007,7 @@ pbbuildempty(Relation index)
 
 	page = (Page) palloc(BLCKSZ);
 	PbInitMetaPage(page, &meta);
-	PageSetChecksumInplace(page, PB_METAPAGE_BLKNO);
+	BfPageSetChecksum(page, PB_METAPAGE_BLKNO);
 	smgrwrite(RelationGetSmgr(index), INIT_FORKNUM, PB_METAPAGE_BLKNO,
 			  (char *) page, true);
 	log_newpage(BfSmgrFileLocator(RelationGetSmgr(index)), INIT_FORKNUM,

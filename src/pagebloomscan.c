@@ -960,7 +960,7 @@ pbgettuple(IndexScanDesc scan, ScanDirection dir)
 				 errhint("Set enable_indexonlyscan to off.")));
 	if (!so->started)
 	{
-		/* the planner gives partial indexes bitmap scans only (PbGetRelationInfo) */
+		/* the planner gives partial indexes bitmap scans only (PbRestrictIndexes) */
 		if (!heap_attisnull(scan->indexRelation->rd_indextuple, Anum_pg_index_indpred, NULL))
 			elog(ERROR, "plain index scan of partial pagebloom index \"%s\"",
 				 RelationGetRelationName(scan->indexRelation));

@@ -191,7 +191,7 @@ PbResumScanBlocks(Relation heap, IndexInfo *indexInfo, PbResumState *rs,
 						 * evaluated on it: the range keeps its old bits too.
 						 */
 #if PG_VERSION_NUM >= 140000
-						if (rs->evalDead && !GlobalVisTestIsRemovableXid(rs->vistest, deadAfter))
+						if (rs->evalDead && !BfGlobalVisTestIsRemovableXid(rs->vistest, deadAfter))
 							break;
 #endif
 						PbResumKeepRange(rs, blkno);

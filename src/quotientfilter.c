@@ -48,6 +48,7 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 #include "utils/varbit.h"
 
 PG_FUNCTION_INFO_V1(quotientfilter_in);
