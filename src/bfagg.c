@@ -60,10 +60,31 @@ BfStateCopyIn(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * The node below plan whose output plan's OUTER_VAR Vars refer to: its outer
+ * plan, or for an Append or MergeAppend (partitionwise aggregation: a
+ * Partial Aggregate per partition under a Finalize Aggregate) its first
+ * child, whose target list is laid out as the node's; NULL if none
+ */
+static Plan *
+BfAggOuterChild(Plan *plan)
+{
+	if (plan == NULL)
+		return NULL;
+	if (IsA(plan, Append))
+		return ((Append *) plan)->appendplans != NIL ?
+			(Plan *) linitial(((Append *) plan)->appendplans) : NULL;
+	if (IsA(plan, MergeAppend))
+		return ((MergeAppend *) plan)->mergeplans != NIL ?
+			(Plan *) linitial(((MergeAppend *) plan)->mergeplans) : NULL;
+	return outerPlan(plan);
+}
+
+/*
  * The expression of argument argindex (0-based, the element being 0) of the
  * aggregate being finalized, or NULL.  In a Finalize Aggregate the Aggref's
  * only argument refers to the partial aggregate's output: follow it down the
- * plan (Gather, Sort, ...) to the partial Aggref, whose arguments are intact.
+ * plan (Gather, Sort, Append of per-partition partial aggregates, ...) to the
+ * partial Aggref, whose arguments are intact.
  */
 static Expr *
 BfAggArgExpr(FunctionCallInfo fcinfo, int argindex)
@@ -89,7 +110,7 @@ BfAggArgExpr(FunctionCallInfo fcinfo, int argindex)
 	{
 		Var		   *var = (Var *) expr;
 
-		plan = plan ? outerPlan(plan) : NULL;
+		plan = BfAggOuterChild(plan);
 		if (plan == NULL || var->varattno < 1 || var->varattno > list_length(plan->targetlist))
 			return NULL;
 		expr = ((TargetEntry *) list_nth(plan->targetlist, var->varattno - 1))->expr;
