@@ -628,6 +628,23 @@ PbMaxRowWordsForMap(int ncols, int ppr, int slots)
 }
 
 /*
+ * The hint of an option error raised by a build: with the ALTER INDEX that
+ * mends the option when the index outlives the error (a REINDEX, TRUNCATE,
+ * VACUUM FULL or CLUSTER, or the invalid index a CREATE INDEX CONCURRENTLY
+ * leaves), without it for the index of a CREATE INDEX, which the error takes
+ * away (the index was created in this transaction: its creating statement
+ * is being rolled back, or one of its own transaction's statements is)
+ */
+static int
+PbOptionHint(Relation index, const char *what, const char *alter)
+{
+	if (index->rd_createSubid != InvalidSubTransactionId)
+		return errhint("%s.", what);
+	return errhint("%s: ALTER INDEX %s %s.", what,
+				   quote_identifier(RelationGetRelationName(index)), alter);
+}
+
+/*
  * Choose the parameters of a new index from its reloptions and the table:
  * rows per range from the table's density (measured on its pages:
  * PbMeasureDensity; for an empty table the planner's estimate from the tuple
@@ -805,8 +822,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 				 errdetail("A segment of %d ranges would keep more than %d row map pages (%d MB) in memory while the index is built.",
 						   (int) rowwords * 64, PB_MAX_NBLOCKS,
 						   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
-				 errhint("Use larger block_bits (fewer ranges per segment), or row_map = off (ALTER INDEX %s SET (block_bits = ...)).",
-						 quote_identifier(RelationGetRelationName(index)))));
+				 PbOptionHint(index, "Use larger block_bits (fewer ranges per segment), or row_map = off",
+							  "SET (block_bits = ...)")));
 	blockbits = PB_BLOCK_BITS_FOR(rowwords);
 
 	/* fpr 0 (the default): derived from the table (PbDerivedFpr) */
@@ -824,8 +841,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"column_fpr\" lists more rates (%d) than index \"%s\" has columns (%d)",
 							n, RelationGetRelationName(index), ncols),
-					 errhint("Give at most one false-positive rate per index column: ALTER INDEX %s SET (column_fpr = '...'), or RESET (column_fpr).",
-							 quote_identifier(RelationGetRelationName(index)))));
+					 PbOptionHint(index, "Give at most one false-positive rate per index column",
+								  "SET (column_fpr = '...'), or RESET (column_fpr)")));
 		for (c = 0; c < n; c++)
 			if (list[c] > 0)
 				targets[c] = list[c];
@@ -846,8 +863,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 					 errdetail("A segment of %d ranges keeps the signature in %d pages (%d MB), in the index and in memory while it is built.",
 							   (int) rowwords * 64, PB_MAX_NBLOCKS,
 							   (int) ((Size) PB_MAX_NBLOCKS * BLCKSZ / (1024 * 1024))),
-					 errhint("Set a smaller signature_bits, or 0 to derive it from fpr (ALTER INDEX %s SET (signature_bits = ...)).",
-						 quote_identifier(RelationGetRelationName(index)))));
+					 PbOptionHint(index, "Set a smaller signature_bits, or 0 to derive it from fpr",
+								  "SET (signature_bits = ...)")));
 		nblocks = (uint32) ((sigbits + blockbits - 1) / blockbits);
 		nblocks = Max(nblocks, 1);
 	}
