@@ -156,6 +156,11 @@ SELECT quotientfilter_resize(f, 21) FROM big;
 -- (54000), not quotientfilter_create's q range
 SELECT quotientfilter_resize(quotientfilter_create(3, 61), 50);
 \echo :LAST_ERROR_SQLSTATE
+-- below p - 61 the remainders would not fit a slot: resize's own 22023,
+-- not quotientfilter_create's r range and its hint
+SELECT quotientfilter_resize(quotientfilter_create(3, 61), 2);
+\echo :LAST_ERROR_SQLSTATE
+SELECT q, r FROM quotientfilter_info(quotientfilter_resize(quotientfilter_create(5, 59), 3));
 -- a filter that has grown into several members is folded into one table of
 -- the shortest member's fingerprint length p: each longer fingerprint is cut
 -- to its top p bits, so the result holds the top p bits of every element's

@@ -2473,6 +2473,18 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 				 errdetail("q = %d was given.", q),
 				 errhint("Give a q from %d to the fingerprint length minus %d; quotientfilter_info(f) shows q and r.",
 						 QF_MIN_Q, QF_MIN_R)));
+	/*
+	 * a slot holds at most QF_MAX_R remainder bits: refused here in
+	 * resize's words, not by QfNew with quotientfilter_create's r range
+	 */
+	if (q < p - QF_MAX_R)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot resize quotientfilter to q = %d: the remainders would have %d bits", q, p - q),
+				 errdetail("The fingerprints have %d bits and a remainder at most %d, so q must be at least %d.",
+						   p, QF_MAX_R, p - QF_MAX_R),
+				 errhint("Choose q between %d and %d.",
+						 Max(p - QF_MAX_R, QfQuotientToHold(n)), p - QF_MIN_R)));
 	if (nm > 1)
 	{
 		int			minq = QfQuotientToHold(n);
