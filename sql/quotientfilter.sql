@@ -345,6 +345,11 @@ SELECT quotientfilter_empty(100, 'NaN');
 \echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_empty(1000000, 1e-20);
 \echo :LAST_ERROR_SQLSTATE
+-- a capacity whose first table is near the size limit: the rate the hint
+-- gives is that of the longest fingerprints within the limit, not of 64-bit
+-- ones (1.31e-11 here, which then failed with 54000)
+SELECT quotientfilter_empty(159673935, 1e-25);
+\echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_empty(9000000000000000000);
 \echo :LAST_ERROR_SQLSTATE
 SELECT quotientfilter_agg(x, 0, 0.01) FROM generate_series(1, 3) x;

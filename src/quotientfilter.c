@@ -394,15 +394,30 @@ QfSizeFor(int64 capacity, double fpr, bool at_max_load, int *q, int *r)
 		p++;
 	if (n > fpr * ldexp(1.0, p))
 	{
-		/* the smallest rate that works, rounded up to 3 digits for the hint */
-		double		least = n / ldexp(1.0, QF_MAX_P);
-		double		unit = pow(10.0, floor(log10(least)) - 2);
+		/*
+		 * the smallest rate that works, rounded up to 3 digits for the hint:
+		 * that of the longest fingerprints whose table (2^qq slots) is within
+		 * the size limit, not always QF_MAX_P bits (a rate that then fails
+		 * with 54000 is no answer)
+		 */
+		int			pfit = QF_MAX_P;
+		double		least;
+		double		unit;
+
+		while (pfit > qq + QF_MIN_R &&
+			   !((double) QF_HDRSZ + QfPayloadSizeD(qq, pfit - qq) <= (double) BF_MAX_DATUM_SIZE))
+			pfit--;
+		least = n / ldexp(1.0, pfit);
+		unit = pow(10.0, floor(log10(least)) - 2);
 
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("false-positive rate %g is too small for %d-bit fingerprints", fpr, QF_MAX_P),
+				 pfit == QF_MAX_P ?
 				 errdetail("The filter's first table takes %.0f entries before it grows, and %d-bit fingerprints give that many entries a false-positive rate of %g.",
-						   n, QF_MAX_P, least),
+						   n, QF_MAX_P, least) :
+				 errdetail("The filter's first table takes %.0f entries before it grows, and its 2^%d slots stay within the size limit with fingerprints of at most %d bits, which give that many entries a false-positive rate of %g.",
+						   n, qq, pfit, least),
 				 errhint("Ask for a false-positive rate of at least %.3g, or a smaller capacity.",
 						 ceil(least / unit) * unit)));
 	}
