@@ -641,7 +641,9 @@ PbOptionHint(Relation index, const char *what, const char *alter)
 	if (index->rd_createSubid != InvalidSubTransactionId)
 		return errhint("%s.", what);
 	return errhint("%s: ALTER INDEX %s %s.", what,
-				   quote_identifier(RelationGetRelationName(index)), alter);
+				   quote_qualified_identifier(get_namespace_name(RelationGetNamespace(index)),
+											  RelationGetRelationName(index)),
+				   alter);
 }
 
 /*
@@ -659,7 +661,12 @@ PbOptionHint(Relation index, const char *what, const char *alter)
 void
 PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool warn)
 {
-	PageBloomOptions *opts = (PageBloomOptions *) index->rd_options;
+	/*
+	 * a copy: the size estimates below look up catalogs, and an invalidation
+	 * processed there re-reads the index's options into new memory
+	 */
+	PageBloomOptions *opts = index->rd_options ?
+		(PageBloomOptions *) pg_detoast_datum_copy((struct varlena *) index->rd_options) : NULL;
 	int			ppr = opts ? opts->pagesPerRange : 0;
 	bool		rowmap = opts ? opts->rowMap : true;
 	double		target = opts ? opts->fpr : 0;
@@ -978,6 +985,8 @@ PbComputeParams(Relation heap, Relation index, PageBloomMetaPageData *meta, bool
 		meta->k = Max(meta->k, kcol[c]);
 		meta->designFpr = Max(meta->designFpr, fprs[c]);
 	}
+	if (opts)
+		pfree(opts);
 }
 
 /* ---------------------------------------------------------------------
