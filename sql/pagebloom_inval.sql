@@ -31,6 +31,9 @@ WHERE name = 'bloomfilter.debug_discard_state';
 INSERT INTO ti SELECT g, md5(g::text), g % 97 FROM generate_series(6001, 6040) g;
 INSERT INTO ti VALUES (6041, md5('6041'), 5);
 SELECT pagebloom_verify('ti_pb') AS verified_every_key;
+-- each rebuilt state has new hashers; those of earlier states are freed once
+-- nothing hashes with them (not kept until the index's relcache entry goes)
+SELECT count(*) AS hasher_contexts FROM pg_backend_memory_contexts WHERE name = 'pagebloom hashers';
 -- scans open the heap (its size; the last range's, when the table grew): the
 -- simulated invalidation fires there too, in bitmap and plain index scans
 SET enable_seqscan = off;

@@ -295,6 +295,8 @@ extern void pbcostestimate(PlannerInfo *root, IndexPath *path,
 extern Oid PbKeyType(Relation index, int i);
 extern PageBloomState *PbGetState(Relation index);
 extern PageBloomState *PbGetStateCopy(Relation index);
+extern int	pbHashersPinned;
+extern void PbHashersUnpinAll(void);
 extern Buffer PbReadIndexBuffer(Relation index, BlockNumber blkno);
 extern void PbComputeParams(Relation heap, Relation index,
 							PageBloomMetaPageData *meta, bool warn);
@@ -518,13 +520,20 @@ PbDebugDiscardAt(Relation index)
 #define PbDebugDiscardAt(index) ((void) 0)
 #endif
 
-/* The same, from the state: the state is not read once the hasher runs */
+/*
+ * The same, from the state: the state is not read once the hasher runs, and
+ * its hashers are pinned meanwhile (pbHashersPinned)
+ */
 static inline uint64
 PbKeyHash(PageBloomState *state, int attno, Datum value, bool isnull)
 {
 	PbKeyHasher kh = PbKeyHasherOf(state);
+	uint64		h;
 
-	return PbKeyHashWith(&kh, attno, value, isnull);
+	pbHashersPinned++;
+	h = PbKeyHashWith(&kh, attno, value, isnull);
+	pbHashersPinned--;
+	return h;
 }
 
 /* The signature block of a key */

@@ -468,6 +468,7 @@ PbXactCallback(XactEvent event, void *arg)
 								pbPendingRows),
 						 errdetail("The rows were inserted after the transaction's pre-commit step had set the waiting rows."),
 						 errhint("REINDEX the pagebloom indexes of the tables this transaction wrote, and report this as a bug.")));
+			PbHashersUnpinAll();
 			pbPending = NULL;
 			pbPendingRows = 0;
 			pbListsWithArrays = 0;

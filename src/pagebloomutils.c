@@ -1116,6 +1116,42 @@ PbKeyType(Relation index, int i)
 }
 
 /*
+ * The hashers of the index states this backend built are in a memory context
+ * each ("pagebloom hashers", a child of the index's rd_indexcxt), apart from
+ * the state, which the relcache frees at an invalidation while a caller may
+ * still be hashing with them.  pbHashersPinned counts the calls hashing now
+ * and the state copies of this transaction (PbGetStateCopy); when it is 0,
+ * nothing uses hashers but through a state, and building a state frees those
+ * of the index's earlier states.  The transaction's end sets it to 0: a call
+ * that failed while hashing leaves it raised until then.
+ */
+#define PB_HASHERS_CXT_NAME "pagebloom hashers"
+int			pbHashersPinned = 0;
+
+/* Free the hashers of earlier states of an index (none is in use) */
+static void
+PbFreeOldHashers(MemoryContext indexcxt)
+{
+	MemoryContext c = indexcxt->firstchild;
+
+	while (c != NULL)
+	{
+		MemoryContext next = c->nextchild;
+
+		if (strcmp(c->name, PB_HASHERS_CXT_NAME) == 0)
+			MemoryContextDelete(c);
+		c = next;
+	}
+}
+
+/* Transaction end: no hashing and no state copy is left */
+void
+PbHashersUnpinAll(void)
+{
+	pbHashersPinned = 0;
+}
+
+/*
  * The state cached in rd_amcache: metapage parameters, column hashers and
  * the buffer hints of PbReadIndexBuffer
  */
@@ -1131,6 +1167,7 @@ PbGetState(Relation index)
 		Size		size;
 		Buffer		buf;
 		Page		page;
+		MemoryContext hcxt;
 		int			i;
 
 		nblocks = RelationGetNumberOfBlocks(index);
@@ -1174,11 +1211,14 @@ PbGetState(Relation index)
 
 		state->natts = IndexRelationGetNumberOfKeyAttributes(index);
 		/* not part of the state's chunk: see the comment above */
-		state->hashers = MemoryContextAllocZero(index->rd_indexcxt,
-												sizeof(BfHasher) * state->natts);
+		if (pbHashersPinned == 0)
+			PbFreeOldHashers(index->rd_indexcxt);
+		hcxt = AllocSetContextCreate(index->rd_indexcxt, PB_HASHERS_CXT_NAME,
+									 ALLOCSET_SMALL_SIZES);
+		state->hashers = MemoryContextAllocZero(hcxt, sizeof(BfHasher) * state->natts);
 		for (i = 0; i < state->natts; i++)
 			BfHasherInit(&state->hashers[i], PbKeyType(index, i),
-						 index->rd_indcollation[i], index->rd_indexcxt);
+						 index->rd_indcollation[i], hcxt);
 		index->rd_amcache = state;
 	}
 	return (PageBloomState *) index->rd_amcache;
@@ -1198,6 +1238,8 @@ PbGetStateCopy(Relation index)
 
 	memcpy(copy, state, offsetof(PageBloomState, recentBuffers));
 	copy->nrecent = 0;
+	/* its hashers stay until the transaction ends (PbHashersUnpinAll) */
+	pbHashersPinned++;
 	return copy;
 }
 
@@ -1263,8 +1305,10 @@ PbHashTuple(PageBloomState *state, Datum *values, bool *isnull, uint64 *hashes)
 	int			natts = state->natts;
 	int			i;
 
+	pbHashersPinned++;
 	for (i = 0; i < natts; i++)
 		hashes[i] = PbKeyHashWith(&kh, i, values[i], isnull[i]);
+	pbHashersPinned--;
 }
 
 #ifdef USE_ASSERT_CHECKING
