@@ -704,6 +704,9 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 			Buffer		buf;
 			Page		page;
 
+			if ((j & 1023) == 1023)
+				CHECK_FOR_INTERRUPTS();
+
 			if (rowmap && i == 0)
 				memset(so->hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
 			page = PbLockPage(index, blkno, so->indexBlocks, &buf);
@@ -796,6 +799,8 @@ PbRangeOutput(IndexScanDesc scan, uint64 s, uint32 rangebit, PbSink *sink)
 	int			nfps = 0;
 	int			j;
 
+	/* a range's work grows with the keys: an = ANY list of millions */
+	CHECK_FOR_INTERRUPTS();
 	if (so->hcand == NULL)
 		return PbAddRange(sink, range, meta->pagesPerRange, so->heapBlocks) * 10;
 	for (j = 0; j < key0->nhashes; j++)
