@@ -54,6 +54,7 @@
 
 #include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -753,6 +754,8 @@ CfValidate(const void *cf_arg)
 			uint32		e[CF_BUCKET_SIZE];
 			int			j;
 
+			if ((i & 0xFFFF) == 0xFFFF)
+				CHECK_FOR_INTERRUPTS();
 			/* a code of a multiset of nibbles, low parts ascending within equal nibbles */
 			if (code >= CF_NCODES)
 				BfCorrupt(CF_TYPNAME, "Sub-filter %u, bucket " UINT64_FORMAT ": nibble code %u is not below %d.",
@@ -1553,6 +1556,9 @@ CfUnionInto(CuckooFilter **pa, const CuckooFilter *b, bool inplace)
 		}
 		for (i = 0; i < s.nbuckets; i++)
 		{
+			/* reinserting a large filter takes seconds to minutes */
+			if ((i & 0xFFFF) == 0xFFFF)
+				CHECK_FOR_INTERRUPTS();
 			/* the entries in ascending order */
 			CfBucketGet(table, i, f, e);
 			for (j = 0; j < CF_BUCKET_SIZE; j++)
