@@ -46,6 +46,7 @@
 #include "catalog/pg_type.h"
 #include "port/pg_bitutils.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
@@ -636,6 +637,8 @@ QfValidateMember(const QuotientFilter *qf)
 		uint64		v = QfGet(&t, i);
 		uint64		rem = v >> 3;
 
+		if ((step & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 		if (v & QF_OCCUPIED)
 			pending++;
 		if ((v & QF_META) == 0)
@@ -989,6 +992,7 @@ typedef struct QfIter
 	uint64		step;
 	uint64		qcur;
 	uint64		curq;
+	uint16		tick;			/* CHECK_FOR_INTERRUPTS every 65536 slots */
 } QfIter;
 
 /* Begin iterating */
@@ -1002,6 +1006,7 @@ QfIterInit(QfIter *it, const QfTable *t)
 	it->step = 0;
 	it->qcur = QfPrev(t, it->start);
 	it->curq = 0;
+	it->tick = 0;
 }
 
 /* Next fingerprint, false at the end */
@@ -1015,6 +1020,8 @@ QfIterNext(QfIter *it, uint64 *fingerprint)
 		uint64		v,
 					i;
 
+		if (++it->tick == 0)
+			CHECK_FOR_INTERRUPTS();
 		if (it->step == t->nslots)
 		{
 			it->phase++;
@@ -1567,6 +1574,8 @@ QfGatherStats(const QuotientFilter *qf, QfStats *st)
 		uint64		v = QfGet(&t, (start + step) & t.mask);
 		uint64		rem = v >> 3;
 
+		if ((step & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 		if (v & QF_OCCUPIED)
 			st->runs++;
 		if ((v & QF_META) == 0)
@@ -2954,6 +2963,8 @@ quotientfilter_slots(PG_FUNCTION_ARGS)
 		bool		nulls[5] = {0};
 		int			b;
 
+		if ((i & 0xFFFF) == 0xFFFF)
+			CHECK_FOR_INTERRUPTS();
 		if ((v & QF_META) == 0)
 			continue;
 		for (b = 0; b < t.r; b++)
