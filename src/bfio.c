@@ -11,6 +11,7 @@
 
 #include "common/shortest_dec.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 
 /* ---------------------------------------------------------------------
  * base64 (RFC 4648, with padding; strict on input)
@@ -32,10 +33,18 @@ BfBase64Encode(const uint8 *src, Size len, char *dst)
 {
 	char	   *p = dst;
 	Size		i;
+	uint32		tick = 0;
 
 	for (i = 0; i + 3 <= len; i += 3)
 	{
 		uint32		v = ((uint32) src[i] << 16) | ((uint32) src[i + 1] << 8) | src[i + 2];
+
+		/* a filter of hundreds of MB takes seconds: every 3 MB */
+		if (++tick == 1 << 20)
+		{
+			tick = 0;
+			CHECK_FOR_INTERRUPTS();
+		}
 
 		*p++ = bf_b64_chars[(v >> 18) & 63];
 		*p++ = bf_b64_chars[(v >> 12) & 63];
@@ -89,6 +98,7 @@ BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen)
 {
 	Size		i,
 				o = 0;
+	uint32		tick = 0;
 
 	if (srclen != BfBase64EncodedLen(dstlen))
 		return false;
@@ -99,6 +109,13 @@ BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen)
 					c,
 					d;
 		uint32		v;
+
+		/* every 3 MB decoded */
+		if (++tick == 1 << 20)
+		{
+			tick = 0;
+			CHECK_FOR_INTERRUPTS();
+		}
 
 		if (a < 0 || b < 0)
 			return false;
