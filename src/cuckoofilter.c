@@ -58,8 +58,8 @@
 #include "port/pg_bitutils.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
-#include "utils/tuplestore.h"
 #include "utils/lsyscache.h"
+#include "utils/tuplestore.h"
 
 PG_FUNCTION_INFO_V1(cuckoofilter_in);
 PG_FUNCTION_INFO_V1(cuckoofilter_out);
