@@ -93,6 +93,13 @@ check_cycle('after CREATE INDEX CONCURRENTLY');
 $primary->safe_psql('postgres', q{REINDEX INDEX t_pb});
 check_cycle('after REINDEX');
 
+# re-summarization writes the index: a standby refuses it and says where to run it
+my ($rc, $out, $err) = $standby->psql('postgres', q{SELECT pagebloom_resummarize('t_pb', 0)},
+	extra_params => ['-v', 'VERBOSITY=verbose']);
+isnt($rc, 0, 'pagebloom_resummarize fails on the standby');
+like($err, qr/55000: recovery is in progress/, 'with SQLSTATE 55000');
+like($err, qr/HINT:\s+Run pagebloom_resummarize on the primary\./, 'and a hint naming the primary');
+
 $standby->stop;
 $primary->stop;
 done_testing();
