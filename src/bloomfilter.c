@@ -73,16 +73,28 @@ BfCheckInputSize(const char *typname, const char *what, double bytes)
 				  what, bytes, BF_MAX_DATUM_SIZE);
 }
 
-/* Raise 54000 if a filter of this many bytes would exceed the varlena limit */
+/*
+ * Raise 54000 if a filter of this many bytes would exceed the varlena limit,
+ * with the given detail (or none) and hint (or the constructors' one)
+ */
 void
-BfCheckSize(const char *typname, double bytes)
+BfCheckSizeHint(const char *typname, double bytes, const char *detail, const char *hint)
 {
 	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("%s would need %.0f bytes, more than the maximum of %zu",
 						typname, bytes, BF_MAX_DATUM_SIZE),
+				 detail ? errdetail_internal("%s", detail) : 0,
+				 hint ? errhint("%s", hint) :
 				 errhint("Ask for a smaller capacity or a larger false-positive rate, or split the data over several filters.")));
+}
+
+/* The same for a constructor's request */
+void
+BfCheckSize(const char *typname, double bytes)
+{
+	BfCheckSizeHint(typname, bytes, NULL, NULL);
 }
 
 /* Raise 22023 for a bad capacity or false-positive rate */

@@ -406,6 +406,8 @@ extern void BfValidateHeader(const char *typname, const struct varlena *v,
 pg_noreturn extern void BfCorrupt(const char *typname, const char *detailfmt,...) pg_attribute_printf(2, 3);
 extern void BfCheckInputSize(const char *typname, const char *what, double bytes);
 extern void BfCheckSize(const char *typname, double bytes);
+extern void BfCheckSizeHint(const char *typname, double bytes, const char *detail,
+							const char *hint);
 extern void BfCheckSeedsMatch(const char *typname, const BfHeader *a, const BfHeader *b,
 							  const char *aparams, const char *bparams);
 pg_noreturn extern void BfParamMismatch(const char *typname, const char *aparams,

@@ -2464,12 +2464,9 @@ QfCheckResizeSize(int q, int p)
 	double		bytes = (double) QF_HDRSZ + QfPayloadSizeD(q, p - q);
 
 	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s would need %.0f bytes, more than the maximum of %zu",
-						QF_TYPNAME, bytes, BF_MAX_DATUM_SIZE),
-				 errdetail("A table of 2^%d slots of %d remainder bits was asked for.", q, p - q),
-				 errhint("Choose a smaller q.")));
+		BfCheckSizeHint(QF_TYPNAME, bytes,
+						psprintf("A table of 2^%d slots of %d remainder bits was asked for.", q, p - q),
+						"Choose a smaller q.");
 }
 
 /*
