@@ -104,6 +104,15 @@ SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAA*AAAAAA='::bloom;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=64 k=3 data=AAAAAAAAAAB='::bloom;
 \echo :LAST_ERROR_SQLSTATE
+-- one encoding per payload: two '=' and no stray bits for 16 bytes, '=' only at the
+-- end (PostgreSQL's base64 decoder reads each of these as the 16 zero bytes)
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAAAAAAAAAAAAA=='::bloom IS NOT NULL AS canonical_ok;
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAAAAAAAAAAAAB=='::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAAAAAAAAAAAAA=A'::bloom;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=128 k=3 data=AAAAAAAAAAAAAAAAAAA=AAAA'::bloom;
+\echo :LAST_ERROR_SQLSTATE
 -- bits beyond m: m = 60 leaves the top 4 bits of the last byte unused
 SELECT 'bloom v2 hash=xxh3 seed=0 inserts=0 m=60 k=3 data=AAAAAAAAAPA='::bloom;
 \echo :LAST_ERROR_SQLSTATE

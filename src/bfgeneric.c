@@ -22,7 +22,8 @@ BfGetFilterArg(FunctionCallInfo fcinfo, int argno, const BfTypeOps *ops)
 
 /*
  * <type>_in(cstring): the common text fields, the type's keys (text_read),
- * then the payload, whose length is checked before the filter is allocated.
+ * then the payload, whose length is checked before the filter is allocated
+ * and which is decoded into it.
  */
 Datum
 BfInGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
@@ -31,19 +32,17 @@ BfInGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	char	   *hdr = palloc0(ops->headsize);
 	void	   *extra = NULL;
 	Size		len;
-	char	   *payload;
 	struct varlena *v;
 
 	BfTextParse(ops->name, PG_GETARG_CSTRING(0), &f);
 	len = ops->text_read(&f, hdr, &extra);
-	payload = BfTextGetPayload(&f, "data", len);
+	BfTextCheckPayload(&f, len);
 	BfTextFinish(&f);
 	v = palloc(ops->headsize + len);
 	memcpy(v, hdr, ops->headsize);
 	BfInitHeader((BfHeader *) v, ops->headsize + len, ops->kind, f.seed);
 	((BfHeader *) v)->ninserts = BfPut64(f.ninserts);
-	memcpy((char *) v + ops->headsize, payload, len);
-	pfree(payload);
+	BfTextGetPayload(&f, (char *) v + ops->headsize, len);
 	pfree(hdr);
 	if (ops->text_done)
 		ops->text_done(v, extra);
@@ -61,7 +60,7 @@ BfOutGeneric(FunctionCallInfo fcinfo, const BfTypeOps *ops)
 	initStringInfo(&buf);
 	BfTextBegin(&buf, ops->name, (const BfHeader *) v);
 	ops->text_write(&buf, v);
-	BfTextPayload(&buf, "data", (const char *) v + ops->headsize, VARSIZE(v) - ops->headsize);
+	BfTextPayload(&buf, (const char *) v + ops->headsize, VARSIZE(v) - ops->headsize);
 	PG_RETURN_CSTRING(buf.data);
 }
 

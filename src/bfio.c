@@ -9,16 +9,20 @@
 
 #include <math.h>
 
+#include "common/base64.h"
 #include "common/shortest_dec.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 
 /* ---------------------------------------------------------------------
- * base64 (RFC 4648, with padding; strict on input)
+ * base64 (RFC 4648, with padding; strict on input): PostgreSQL's own
+ * (common/base64.h), in chunks, so that a filter of hundreds of MB can be
+ * cancelled
  * ---------------------------------------------------------------------
  */
-static const char bf_b64_chars[] =
-"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Bytes encoded (and decoded) between two interrupt checks: 3 MB */
+#define BF_B64_CHUNK	((Size) 3 << 20)
 
 /* Length of the base64 encoding of len bytes */
 Size
@@ -28,126 +32,62 @@ BfBase64EncodedLen(Size len)
 }
 
 /* Encode len bytes into dst (BfBase64EncodedLen(len) bytes); returns length */
-Size
-BfBase64Encode(const uint8 *src, Size len, char *dst)
+static Size
+BfBase64Encode(const char *src, Size len, char *dst)
 {
-	char	   *p = dst;
-	Size		i;
-	uint32		tick = 0;
+	Size		in = 0,
+				out = 0;
 
-	for (i = 0; i + 3 <= len; i += 3)
+	while (in < len)
 	{
-		uint32		v = ((uint32) src[i] << 16) | ((uint32) src[i + 1] << 8) | src[i + 2];
+		Size		n = Min(len - in, BF_B64_CHUNK);
+		int			r = pg_b64_encode((const BfB64Byte *) (src + in), (int) n,
+									  dst + out, (int) BfBase64EncodedLen(n));
 
-		/* a filter of hundreds of MB takes seconds: every 3 MB */
-		if (++tick == 1 << 20)
-		{
-			tick = 0;
-			CHECK_FOR_INTERRUPTS();
-		}
-
-		*p++ = bf_b64_chars[(v >> 18) & 63];
-		*p++ = bf_b64_chars[(v >> 12) & 63];
-		*p++ = bf_b64_chars[(v >> 6) & 63];
-		*p++ = bf_b64_chars[v & 63];
+		if (r < 0)
+			elog(ERROR, "could not encode %zu bytes as base64", n);
+		in += n;
+		out += r;
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (len - i == 1)
-	{
-		uint32		v = (uint32) src[i] << 16;
-
-		*p++ = bf_b64_chars[(v >> 18) & 63];
-		*p++ = bf_b64_chars[(v >> 12) & 63];
-		*p++ = '=';
-		*p++ = '=';
-	}
-	else if (len - i == 2)
-	{
-		uint32		v = ((uint32) src[i] << 16) | ((uint32) src[i + 1] << 8);
-
-		*p++ = bf_b64_chars[(v >> 18) & 63];
-		*p++ = bf_b64_chars[(v >> 12) & 63];
-		*p++ = bf_b64_chars[(v >> 6) & 63];
-		*p++ = '=';
-	}
-	return p - dst;
-}
-
-/* Value of one base64 character, or -1 */
-static inline int
-BfBase64Value(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	return out;
 }
 
 /*
- * Decode exactly dstlen bytes from srclen base64 characters.  Returns false
- * if the text is not the canonical encoding of exactly dstlen bytes.
+ * Decode srclen base64 characters into exactly dstlen bytes at dst.  Returns
+ * false unless they are the one encoding output writes: '=' only as the
+ * padding, and no bits set beyond the data in the last group (which
+ * pg_b64_decode lets pass).
  */
-bool
-BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen)
+static bool
+BfBase64Decode(const char *src, Size srclen, char *dst, Size dstlen)
 {
-	Size		i,
-				o = 0;
-	uint32		tick = 0;
+	Size		pad = (3 - dstlen % 3) % 3;
+	Size		in = 0,
+				out = 0;
+	char		last[4];
 
 	if (srclen != BfBase64EncodedLen(dstlen))
 		return false;
-	for (i = 0; i < srclen; i += 4)
+	if (dstlen == 0)
+		return true;
+	if (memchr(src, '=', srclen - pad) != NULL)
+		return false;
+	while (in < srclen)
 	{
-		int			a = BfBase64Value(src[i]),
-					b = BfBase64Value(src[i + 1]),
-					c,
-					d;
-		uint32		v;
+		Size		n = Min(srclen - in, BfBase64EncodedLen(BF_B64_CHUNK));
+		Size		expect = Min(dstlen - out, BF_B64_CHUNK);
 
-		/* every 3 MB decoded */
-		if (++tick == 1 << 20)
-		{
-			tick = 0;
-			CHECK_FOR_INTERRUPTS();
-		}
-
-		if (a < 0 || b < 0)
+		if (pg_b64_decode(src + in, (int) n, (BfB64Byte *) (dst + out), (int) expect) != (int) expect)
 			return false;
-		if (i + 4 == srclen && src[i + 2] == '=')
-		{
-			/* one byte left: "xx==" with no stray low bits */
-			if (src[i + 3] != '=' || dstlen - o != 1 || (b & 15) != 0)
-				return false;
-			dst[o++] = (uint8) ((a << 2) | (b >> 4));
-			break;
-		}
-		c = BfBase64Value(src[i + 2]);
-		if (c < 0)
-			return false;
-		if (i + 4 == srclen && src[i + 3] == '=')
-		{
-			if (dstlen - o != 2 || (c & 3) != 0)
-				return false;
-			v = ((uint32) a << 18) | ((uint32) b << 12) | ((uint32) c << 6);
-			dst[o++] = (uint8) (v >> 16);
-			dst[o++] = (uint8) (v >> 8);
-			break;
-		}
-		d = BfBase64Value(src[i + 3]);
-		if (d < 0 || dstlen - o < 3)
-			return false;
-		v = ((uint32) a << 18) | ((uint32) b << 12) | ((uint32) c << 6) | (uint32) d;
-		dst[o++] = (uint8) (v >> 16);
-		dst[o++] = (uint8) (v >> 8);
-		dst[o++] = (uint8) v;
+		in += n;
+		out += expect;
+		CHECK_FOR_INTERRUPTS();
 	}
-	return o == dstlen;
+	/* the last group again, as output writes it */
+	if (pg_b64_encode((const BfB64Byte *) (dst + dstlen - (3 - pad)), (int) (3 - pad), last, 4) != 4)
+		return false;
+	return memcmp(last, src + srclen - 4, 4) == 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -164,15 +104,15 @@ BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h)
 					 (int64) BfGet64(h->seed), BfGet64(h->ninserts));
 }
 
-/* Append " name=<base64 of data>" */
+/* Append " data=<base64 of the payload>" */
 void
-BfTextPayload(StringInfo buf, const char *name, const void *data, Size len)
+BfTextPayload(StringInfo buf, const void *data, Size len)
 {
 	Size		enclen = BfBase64EncodedLen(len);
 
-	appendStringInfo(buf, " %s=", name);
+	appendStringInfoString(buf, " " BF_TEXT_PAYLOAD "=");
 	enlargeStringInfo(buf, enclen + 1);
-	buf->len += BfBase64Encode(data, len, buf->data + buf->len);
+	buf->len += BfBase64Encode((const char *) data, len, buf->data + buf->len);
 	buf->data[buf->len] = '\0';
 }
 
@@ -209,21 +149,47 @@ BfTextError(BfTextFields *f, const char *detail, const char *arg)
 
 /*
  * Split the text form into key=value fields and check the common part:
- * type name, version, hash algorithm, seed and insert counter.
+ * type name, version, hash algorithm, seed and insert counter.  Fields are
+ * copied, except the payload (key BF_TEXT_PAYLOAD), which is read where it
+ * is: a copy would double the memory of a large filter's input.
  */
 void
 BfTextParse(const char *typname, const char *str, BfTextFields *f)
 {
-	char	   *s = pstrdup(str);
-	char	   *tok;
-	char	   *save = NULL;
+	const char *p = str;
 	int			ntok = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->typname = typname;
 
-	for (tok = strtok_r(s, " \t\n\r", &save); tok; tok = strtok_r(NULL, " \t\n\r", &save))
+	for (;;)
 	{
+		const char *start;
+		size_t		len;
+		char	   *tok;
+
+		p += strspn(p, BF_TEXT_SPACE);
+		if (*p == '\0')
+			break;
+		start = p;
+		len = strcspn(p, BF_TEXT_SPACE);
+		p += len;
+		if (ntok >= 2 && len > strlen(BF_TEXT_PAYLOAD) &&
+			strncmp(start, BF_TEXT_PAYLOAD "=", strlen(BF_TEXT_PAYLOAD) + 1) == 0)
+		{
+			if (BfTextFind(f, BF_TEXT_PAYLOAD) >= 0)
+				BfTextError(f, "Key \"%s\" appears more than once.", BF_TEXT_PAYLOAD);
+			if (f->nfields >= BF_TEXT_MAX_FIELDS)
+				BfTextError(f, "Too many fields, at \"%s\".", BF_TEXT_PAYLOAD);
+			f->keys[f->nfields] = BF_TEXT_PAYLOAD;
+			f->values[f->nfields] = NULL;
+			f->payload = start + strlen(BF_TEXT_PAYLOAD) + 1;
+			f->payloadlen = len - strlen(BF_TEXT_PAYLOAD) - 1;
+			f->nfields++;
+			ntok++;
+			continue;
+		}
+		tok = pnstrdup(start, len);
 		if (ntok == 0)
 		{
 			if (strcmp(tok, typname) != 0 &&
@@ -357,32 +323,39 @@ BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max)
 	return r;
 }
 
-/* Decode a base64 field that must hold exactly expected_len bytes */
-char *
-BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len)
+/* Malformed-payload error: not the base64 of exactly len bytes */
+static void
+BfTextPayloadError(BfTextFields *f, Size len)
 {
-	int			i = BfTextFind(f, key);
-	char	   *out;
+	char		msg[32];
+
+	snprintf(msg, sizeof(msg), "%zu", len);
+	BfTextError(f, "The data field is not valid base64 of exactly %s bytes.", msg);
+}
+
+/*
+ * Check that the payload field has the length of the base64 of len bytes,
+ * before the caller allocates them
+ */
+void
+BfTextCheckPayload(BfTextFields *f, Size len)
+{
+	int			i = BfTextFind(f, BF_TEXT_PAYLOAD);
 
 	if (i < 0)
-		BfTextError(f, "Key \"%s\" is missing.", key);
+		BfTextError(f, "Key \"%s\" is missing.", BF_TEXT_PAYLOAD);
 	f->used[i] = true;
-	if (strlen(f->values[i]) != BfBase64EncodedLen(expected_len))
-	{
-		char		msg[128];
+	if (f->payloadlen != BfBase64EncodedLen(len))
+		BfTextPayloadError(f, len);
+}
 
-		snprintf(msg, sizeof(msg), "%zu", expected_len);
-		BfTextError(f, "The data field is not valid base64 of exactly %s bytes.", msg);
-	}
-	out = palloc(expected_len + 1);
-	if (!BfBase64Decode(f->values[i], strlen(f->values[i]), (uint8 *) out, expected_len))
-	{
-		char		msg[128];
-
-		snprintf(msg, sizeof(msg), "%zu", expected_len);
-		BfTextError(f, "The data field is not valid base64 of exactly %s bytes.", msg);
-	}
-	return out;
+/* Decode the payload, checked by BfTextCheckPayload, into len bytes at dst */
+void
+BfTextGetPayload(BfTextFields *f, char *dst, Size len)
+{
+	Assert(f->payload != NULL);
+	if (!BfBase64Decode(f->payload, f->payloadlen, dst, len))
+		BfTextPayloadError(f, len);
 }
 
 /* Refuse fields that were not asked for */

@@ -420,35 +420,38 @@ extern void *BfCopyDatum(const struct varlena *v);
  *
  *		<typname> v<version> hash=xxh3 seed=<int64> inserts=<uint64> key=value ... data=<base64>
  *
- * BfTextBegin writes the common part; BfTextPayload appends "name=base64".
+ * BfTextBegin writes the common part; BfTextPayload appends "data=base64".
  * BfTextParse splits the text and checks the common part; the type then
  * asks for its own keys with BfTextGet*.  Unknown or missing keys, bad
  * numbers and bad base64 raise 22P02.
  */
 #define BF_TEXT_MAX_FIELDS 16
+#define BF_TEXT_SPACE " \t\n\r"
+#define BF_TEXT_PAYLOAD "data"
 typedef struct BfTextFields
 {
 	const char *typname;
 	int			nfields;
-	char	   *keys[BF_TEXT_MAX_FIELDS];
-	char	   *values[BF_TEXT_MAX_FIELDS];
+	const char *keys[BF_TEXT_MAX_FIELDS];
+	char	   *values[BF_TEXT_MAX_FIELDS]; /* NULL for the payload */
 	bool		used[BF_TEXT_MAX_FIELDS];
+	const char *payload;		/* the payload's base64, in the input string */
+	Size		payloadlen;
 	uint64		seed;
 	uint64		ninserts;
 } BfTextFields;
 
 extern void BfTextBegin(StringInfo buf, const char *typname, const BfHeader *h);
-extern void BfTextPayload(StringInfo buf, const char *name, const void *data, Size len);
+extern void BfTextPayload(StringInfo buf, const void *data, Size len);
 extern void BfTextParse(const char *typname, const char *str, BfTextFields *f);
 extern bool BfTextHas(BfTextFields *f, const char *key);
 extern uint64 BfTextGetUInt64(BfTextFields *f, const char *key, uint64 min, uint64 max);
 extern double BfTextGetFloat8(BfTextFields *f, const char *key, double min, double max);
-extern char *BfTextGetPayload(BfTextFields *f, const char *key, Size expected_len);
+extern void BfTextCheckPayload(BfTextFields *f, Size len);
+extern void BfTextGetPayload(BfTextFields *f, char *dst, Size len);
 extern void BfTextFinish(BfTextFields *f);
 
 extern Size BfBase64EncodedLen(Size len);
-extern Size BfBase64Encode(const uint8 *src, Size len, char *dst);
-extern bool BfBase64Decode(const char *src, Size srclen, uint8 *dst, Size dstlen);
 
 /* Binary I/O (bfio.c): the datum's bytes after the length word, as they are */
 extern bytea *BfSend(const struct varlena *v);

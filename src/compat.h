@@ -20,6 +20,13 @@
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/* 18 declared the binary side of common/base64.h as uint8 (was char) */
+#if PG_VERSION_NUM >= 180000
+typedef uint8 BfB64Byte;
+#else
+typedef char BfB64Byte;
+#endif
+
 /* 16 moved the varlena macros (VARSIZE, VARATT_IS_EXTENDED, ...) to varatt.h */
 #if PG_VERSION_NUM >= 160000
 #include "varatt.h"
