@@ -1403,47 +1403,67 @@ PbBlocksForRange(const PageBloomMetaPageData *meta, uint64 range)
 /*
  * Make sure every page a range needs exists (PbBlocksForRange).  Pages are
  * appended in order under the relation extension lock and WAL-logged as
- * full images; a page left all-zero by a crash between extension and
- * logging reads as an empty page (no bits set), which is what it is.
+ * full images, and only then covered by the metapage's extent.
+ *
+ * A crash between an extension and its WAL (or before that WAL was flushed)
+ * leaves all-zero pages past the extent in the primary's file, which neither
+ * its WAL nor a standby has.  They are not taken into the extent as they
+ * are: a standby, which reads the blocks below the extent, would fail to read
+ * the ones past its copy of the file ("could not read block"), while the
+ * primary reads them as empty.  Each page past the extent that is still new
+ * is initialized and logged like an appended one; one that is not (its WAL
+ * reached the disk before the page did) is kept.
  */
 void
 PbEnsureRange(Relation index, PageBloomState *state, uint64 range)
 {
 	const PageBloomMetaPageData *meta = &state->meta;
 	BlockNumber need = PbBlocksForRange(meta, range);
+	BlockNumber extent;
 	BlockNumber nrel;
+	BlockNumber blkno;
 
 	if (need <= state->knownBlocks)
 		return;
 
 	LockRelationForExtension(index, ExclusiveLock);
-	nrel = RelationGetNumberOfBlocks(index);
-	while (nrel < need)
+	extent = PbReadExtent(index);
+	if (extent >= need)
 	{
-		Buffer		buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
-		BlockNumber blkno;
-		GenericXLogState *gx;
+		UnlockRelationForExtension(index, ExclusiveLock);
+		state->knownBlocks = extent;
+		return;
+	}
+	nrel = RelationGetNumberOfBlocks(index);
+	for (blkno = Max(extent, 1); blkno < need; blkno++)
+	{
+		Buffer		buf;
 		Page		page;
 
+		if (blkno < nrel)
+			buf = ReadBuffer(index, blkno);
+		else
+			buf = ReadBufferExtended(index, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
 		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		blkno = BufferGetBlockNumber(buf);
-		Assert(blkno >= 1);
-		gx = GenericXLogStart(index);
-		page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
-		PbInitSegmentPage(page, meta, blkno);
-		GenericXLogFinish(gx);
+		Assert(BufferGetBlockNumber(buf) == blkno);
+		if (PageIsNew(BufferGetPage(buf)))
+		{
+			GenericXLogState *gx = GenericXLogStart(index);
+
+			page = GenericXLogRegisterBuffer(gx, buf, GENERIC_XLOG_FULL_IMAGE);
+			PbInitSegmentPage(page, meta, blkno);
+			GenericXLogFinish(gx);
+		}
 		UnlockReleaseBuffer(buf);
-		nrel = blkno + 1;
 	}
 
 	/*
 	 * Scans take the index's size from the metapage: raise it before any bit
-	 * is set on the new pages (also over pages that a crash left beyond it,
-	 * which no row ever used)
+	 * is set on the new pages, and only over pages whose WAL precedes it
 	 */
-	PbRaiseExtent(index, nrel);
+	PbRaiseExtent(index, need);
 	UnlockRelationForExtension(index, ExclusiveLock);
-	state->knownBlocks = nrel;
+	state->knownBlocks = need;
 }
 
 /*
