@@ -1,6 +1,10 @@
 # pagebloom: WAL replay on a streaming standby.  The standby must return the
 # same rows as the primary after the build and after delete / vacuum / insert /
 # re-summarize cycles, through its own bitmap scans of the replayed index.
+# With wal_consistency_checking on the primary, the standby also compares each
+# page a record touches, after its redo, with the primary's image of it (the
+# build's log_newpages, generic WAL full images and deltas, the inserts' own
+# generic records), and stops with a PANIC on the first difference.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -9,11 +13,16 @@ use Test::More;
 
 my $primary = PostgreSQL::Test::Cluster->new('pb_primary');
 $primary->init(allows_streaming => 1);
-$primary->append_conf('postgresql.conf', "max_parallel_workers_per_gather = 0\n");
+$primary->append_conf('postgresql.conf',
+	"max_parallel_workers_per_gather = 0\nwal_consistency_checking = 'all'\n");
 $primary->start;
+# a slot: with the checking's page images, the primary writes WAL faster than
+# the standby replays it, and would otherwise recycle what it has not received
+$primary->safe_psql('postgres', q{SELECT pg_create_physical_replication_slot('pb_standby')});
 $primary->backup('bk');
 my $standby = PostgreSQL::Test::Cluster->new('pb_standby');
 $standby->init_from_backup($primary, 'bk', has_streaming => 1);
+$standby->append_conf('postgresql.conf', "primary_slot_name = 'pb_standby'\n");
 $standby->start;
 
 $primary->safe_psql('postgres', q{
@@ -99,6 +108,11 @@ my ($rc, $out, $err) = $standby->psql('postgres', q{SELECT pagebloom_resummarize
 isnt($rc, 0, 'pagebloom_resummarize fails on the standby');
 like($err, qr/55000: recovery is in progress/, 'with SQLSTATE 55000');
 like($err, qr/HINT:\s+Run pagebloom_resummarize on the primary\./, 'and a hint naming the primary');
+
+# every record was replayed to the page the primary had
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'wal_consistency_checking found no page that redo made differently');
 
 $standby->stop;
 $primary->stop;
