@@ -83,6 +83,52 @@ END $$;
 SELECT * FROM pbv_mismatches();
 SELECT pagebloom_verify('pbv_idx');
 
+-- = ANY lists of thousands of values, whose values are read slice page by
+-- slice page and whose rows are matched range by range: one list (5000
+-- present values, some twice, 2000 absent ones and a NULL), two lists
+-- ANDed, by bitmap and by index scans, against hash semi-joins
+CREATE TABLE pbv_list AS SELECT
+	(SELECT array_agg(v) FROM (SELECT i3 AS v FROM pbv WHERE id % 60 = 0 UNION ALL
+		SELECT i3 FROM pbv WHERE id % 600 = 0 UNION ALL
+		SELECT 1000001 + g FROM generate_series(1, 2000) g UNION ALL SELECT NULL) s) AS a,
+	(SELECT array_agg(i4) FROM pbv WHERE id % 120 = 0) AS b;
+CREATE FUNCTION pbv_list_counts() RETURNS TABLE (one bigint, two bigint) LANGUAGE sql STABLE AS $$
+	SELECT (SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])),
+		(SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])
+			AND i4 = ANY ((SELECT b FROM pbv_list)::int[]))
+$$;
+-- the plan's node that uses the index
+CREATE FUNCTION pbv_index_node(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	r record;
+BEGIN
+	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF r."QUERY PLAN" LIKE '%pbv_idx%' THEN
+			RETURN regexp_replace(r."QUERY PLAN", '^ *(-> *)?', '');
+		END IF;
+	END LOOP;
+	RETURN NULL;
+END $$;
+SET enable_seqscan = off;
+SET enable_indexscan = off;
+CREATE TEMP TABLE pbv_list_bitmap AS SELECT * FROM pbv_list_counts();
+SELECT pbv_index_node('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])') AS list_plan_bitmap;
+SET enable_indexscan = on;
+SET enable_bitmapscan = off;
+CREATE TEMP TABLE pbv_list_index AS SELECT * FROM pbv_list_counts();
+SELECT pbv_index_node('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])') AS list_plan_index;
+RESET enable_seqscan;
+SET enable_indexscan = off;
+CREATE TEMP TABLE pbv_list_truth AS
+	SELECT (SELECT count(*) FROM pbv WHERE i3 IN (SELECT unnest(a) FROM pbv_list)) AS one,
+		(SELECT count(*) FROM pbv WHERE i3 IN (SELECT unnest(a) FROM pbv_list)
+			AND i4 IN (SELECT unnest(b) FROM pbv_list)) AS two;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+SELECT t.one AS list_rows, t.two AS two_lists_rows,
+	(b.one, b.two) = (t.one, t.two) AS bitmap_matches_truth, (i.one, i.two) = (t.one, t.two) AS index_matches_truth
+FROM pbv_list_bitmap b, pbv_list_index i, pbv_list_truth t;
+
 -- absent keys through the default index, which keeps a row map: a candidate
 -- range adds only the rows whose 16-bit fingerprint matches the key, so 1000
 -- absent keys visit almost no heap page (about one row per 65536 of the

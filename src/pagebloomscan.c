@@ -109,8 +109,14 @@ typedef struct PbScanOpaqueData
 	uint64		nranges;
 	uint64		nsegs;
 	uint32		rps;			/* ranges per segment */
-	uint64	   *hcand;			/* a segment's candidates of each first-key value */
-	uint16	   *fps;			/* fingerprints of one range's first-key values */
+	uint64	   *hcand;			/* a segment's candidates of each first-key
+								 * value (rowWords words each) */
+	uint16	   *fps;			/* a segment's candidate ranges' first-key
+								 * fingerprints, range by range ... */
+	uint32	   *fpsStart;		/* ... fpsCount[r] of them from fpsStart[r]
+								 * for candidate range bit r */
+	uint32	   *fpsCount;
+	uint32		fpsSize;		/* allocated entries of fps */
 	uint64	   *fpset;			/* 65536 bits, for many fingerprints */
 
 	/* amgettuple: the next candidate range, and the current range's output */
@@ -181,6 +187,52 @@ PbScanKeyCmp(const void *a, const void *b)
 	int			y = ((const PbScanKey *) b)->nhashes;
 
 	return (x > y) - (x < y);
+}
+
+/*
+ * Put a key's values in the order of their signature blocks (a counting
+ * sort over the segment's nblocks slice pages), so that a segment's values
+ * on one slice page are read under one lock: an = ANY list of 100k values
+ * read a page per value and segment.
+ */
+static void
+PbSortKeyByBlock(PbScanKey *key, uint32 nblocks)
+{
+	int			n = key->nhashes;
+	uint32	   *start = palloc0(sizeof(uint32) * (nblocks + 1));
+	uint64	   *hashes = palloc(sizeof(uint64) * n);
+	uint32	   *blocks = palloc(sizeof(uint32) * n);
+	uint16	   *rows = palloc(sizeof(uint16) * PB_MAX_K * n);
+	uint8	   *nrows = palloc(sizeof(uint8) * n);
+	uint16	   *fps = palloc(sizeof(uint16) * n);
+	uint32		b;
+	int			j;
+
+	for (j = 0; j < n; j++)
+		start[key->blocks[j] + 1]++;
+	for (b = 0; b < nblocks; b++)
+		start[b + 1] += start[b];
+	for (j = 0; j < n; j++)
+	{
+		uint32		to = start[key->blocks[j]]++;
+
+		hashes[to] = key->hashes[j];
+		blocks[to] = key->blocks[j];
+		memcpy(rows + to * PB_MAX_K, key->rows + j * PB_MAX_K, sizeof(uint16) * PB_MAX_K);
+		nrows[to] = key->nrows[j];
+		fps[to] = key->fps[j];
+	}
+	pfree(key->hashes);
+	pfree(key->blocks);
+	pfree(key->rows);
+	pfree(key->nrows);
+	pfree(key->fps);
+	pfree(start);
+	key->hashes = hashes;
+	key->blocks = blocks;
+	key->rows = rows;
+	key->nrows = nrows;
+	key->fps = fps;
 }
 
 /* amrescan: hash the scan keys */
@@ -291,6 +343,12 @@ pbrescan(IndexScanDesc scan, ScanKey scankey, int nscankeys,
 			key->blocks[j] = PbKeyBlock(&state->meta, key->hashes[j]);
 			key->nrows[j] = (uint8) PbKeyRows(&state->meta, key->attno, key->hashes[j],
 											  key->rows + j * PB_MAX_K);
+		}
+		if (key->nhashes > 1)
+		{
+			oldcxt = MemoryContextSwitchTo(so->keycxt);
+			PbSortKeyByBlock(key, state->meta.nblocks);
+			MemoryContextSwitchTo(oldcxt);
 		}
 	}
 }
@@ -650,19 +708,77 @@ PbScanStart(IndexScanDesc scan)
 
 	so->hcand = NULL;
 	so->fps = NULL;
+	so->fpsStart = NULL;
+	so->fpsCount = NULL;
+	so->fpsSize = 0;
 	so->fpset = NULL;
 	if (meta->rowSlots > 0 && so->nkeys > 0)
 	{
 		int			n = so->keys[0].nhashes;
 
-		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * PB_MAX_ROW_WORDS * n);
-		so->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * n);
+		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * meta->rowWords * n);
+		so->fpsStart = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
+		so->fpsCount = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
 		if (n > PB_VEC_MAX_FPS)
 			so->fpset = MemoryContextAllocZero(so->keycxt, sizeof(uint64) * (65536 / 64));
 	}
 	so->segLoaded = false;
 	so->seg = 0;
 	so->started = true;
+}
+
+/*
+ * Gather, range by range, the fingerprints of the first key's values that
+ * passed each candidate range of the segment (so->hcand, cand) into so->fps
+ * (a counting sort by range), so that a range's rows are matched against
+ * its own values: scanning every value of the key for each range cost a
+ * list of a million values seconds.  The work is the candidate ranges' and
+ * the values', not the segment's ranges'.
+ */
+static void
+PbSegmentRangeFps(PbScanOpaque so, int rw, const uint64 *cand)
+{
+	PbScanKey  *key0 = &so->keys[0];
+	uint32	   *start = so->fpsStart;
+	uint32	   *count = so->fpsCount;
+	uint32		total = 0;
+	uint64		x;
+	int			j;
+	int			w;
+
+	for (w = 0; w < rw; w++)
+		for (x = cand[w]; x; x &= x - 1)
+			count[w * 64 + pg_rightmost_one_pos64(x)] = 0;
+	for (j = 0; j < key0->nhashes; j++)
+		for (w = 0; w < rw; w++)
+			for (x = so->hcand[j * rw + w] & cand[w]; x; x &= x - 1)
+				count[w * 64 + pg_rightmost_one_pos64(x)]++;
+	for (w = 0; w < rw; w++)
+		for (x = cand[w]; x; x &= x - 1)
+		{
+			uint32		r = w * 64 + pg_rightmost_one_pos64(x);
+
+			start[r] = total;
+			total += count[r];
+			count[r] = 0;		/* counts again as the fill goes */
+		}
+	if (total > so->fpsSize)
+	{
+		uint32		size = Max(total, so->fpsSize * 2);
+
+		if (so->fps)
+			pfree(so->fps);
+		so->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * size);
+		so->fpsSize = size;
+	}
+	for (j = 0; j < key0->nhashes; j++)
+		for (w = 0; w < rw; w++)
+			for (x = so->hcand[j * rw + w] & cand[w]; x; x &= x - 1)
+			{
+				uint32		r = w * 64 + pg_rightmost_one_pos64(x);
+
+				so->fps[start[r] + count[r]++] = key0->fps[j];
+			}
 }
 
 /*
@@ -692,6 +808,10 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 	{
 		PbScanKey  *key = &so->keys[i];
 		uint64		acc[PB_MAX_ROW_WORDS];
+		Buffer		buf = InvalidBuffer;
+		BlockNumber locked = InvalidBlockNumber;
+		Page		page = NULL;
+		int			unchecked = 0;
 		int			j;
 
 		memset(acc, 0, sizeof(acc));
@@ -701,15 +821,23 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 			const uint16 *rows = key->rows + j * PB_MAX_K;
 			int			nrows = key->nrows[j];
 			const uint64 *words;
-			Buffer		buf;
-			Page		page;
-
-			if ((j & 1023) == 1023)
-				CHECK_FOR_INTERRUPTS();
 
 			if (rowmap && i == 0)
-				memset(so->hcand + j * PB_MAX_ROW_WORDS, 0, sizeof(uint64) * PB_MAX_ROW_WORDS);
-			page = PbLockPage(index, blkno, so->indexBlocks, &buf);
+				memset(so->hcand + j * rw, 0, sizeof(uint64) * rw);
+			/* the values are in block order: a page is locked once */
+			if (blkno != locked)
+			{
+				if (BufferIsValid(buf))
+					UnlockReleaseBuffer(buf);
+				/* every 64 pages: a list of millions is a long read */
+				if (++unchecked >= 64)
+				{
+					unchecked = 0;
+					CHECK_FOR_INTERRUPTS();
+				}
+				page = PbLockPage(index, blkno, so->indexBlocks, &buf);
+				locked = blkno;
+			}
 			if (page == NULL)
 				continue;		/* no such page: no bits */
 			words = PageBloomPageGetWords(page);
@@ -726,10 +854,11 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 					x &= words[rows[r] * rw + w];
 				acc[w] |= x;
 				if (rowmap && i == 0)
-					so->hcand[j * PB_MAX_ROW_WORDS + w] = x;
+					so->hcand[j * rw + w] = x;
 			}
-			UnlockReleaseBuffer(buf);
 		}
+		if (BufferIsValid(buf))
+			UnlockReleaseBuffer(buf);
 		anycand = 0;
 		for (w = 0; w < rw; w++)
 		{
@@ -739,6 +868,8 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 		if (!anycand)
 			return false;
 	}
+	if (rowmap && anycand)
+		PbSegmentRangeFps(so, rw, cand);
 	return anycand != 0;
 }
 
@@ -795,20 +926,15 @@ PbRangeOutput(IndexScanDesc scan, uint64 s, uint32 rangebit, PbSink *sink)
 	Relation	index = scan->indexRelation;
 	const PageBloomMetaPageData *meta = &PbGetState(index)->meta;
 	uint64		range = s * so->rps + rangebit;
-	PbScanKey  *key0 = &so->keys[0];
-	int			nfps = 0;
-	int			j;
 
 	/* a range's work grows with the keys: an = ANY list of millions */
 	CHECK_FOR_INTERRUPTS();
 	if (so->hcand == NULL)
 		return PbAddRange(sink, range, meta->pagesPerRange, so->heapBlocks) * 10;
-	for (j = 0; j < key0->nhashes; j++)
-		if (so->hcand[j * PB_MAX_ROW_WORDS + rangebit / 64] & (UINT64CONST(1) << (rangebit % 64)))
-			so->fps[nfps++] = key0->fps[j];
 	return PbAddRangeRows(index, meta, sink, so->indexBlocks, (uint32) s,
 						  rangebit, range, so->heapBlocks, so,
-						  so->fps, nfps, so->fpset);
+						  so->fps + so->fpsStart[rangebit], (int) so->fpsCount[rangebit],
+						  so->fpset);
 }
 
 /*
