@@ -109,6 +109,39 @@ isnt($rc, 0, 'pagebloom_resummarize fails on the standby');
 like($err, qr/55000: recovery is in progress/, 'with SQLSTATE 55000');
 like($err, qr/HINT:\s+Run pagebloom_resummarize on the primary\./, 'and a hint naming the primary');
 
+# Pages a crash left in the primary's index file past the metapage's extent
+# (an extension whose WAL never reached the disk; here zero blocks appended
+# while the primary is down): the next insert that needs them must initialize
+# and log them, not take them into the extent as they are, which the standby,
+# without them, failed to read ("could not read block")
+$primary->safe_psql('postgres', q{
+	CREATE TABLE y (a int, b text);
+	ALTER TABLE y ALTER b SET STORAGE plain;
+	-- one row per heap page: 1024 pages fill the index's first segment
+	INSERT INTO y SELECT g, repeat('y', 5000) FROM generate_series(1, 1024) g;
+	CREATE INDEX y_a ON y USING pagebloom (a)
+		WITH (pages_per_range = 1, block_bits = 63, signature_bits = 3150, row_map = off);
+});
+my $yfile = $primary->data_dir . '/' . $primary->safe_psql('postgres', q{SELECT pg_relation_filepath('y_a')});
+my $ypages = $primary->safe_psql('postgres', q{SELECT pg_relation_size('y_a') / 8192});
+$primary->stop('fast');
+open(my $fh, '>>', $yfile) or die "open $yfile: $!";
+binmode $fh;
+print $fh "\0" x (8192 * 50);
+close($fh);
+$primary->start;
+# the row lands on heap page 1024: the second segment, over the zero pages
+$primary->safe_psql('postgres', q{INSERT INTO y VALUES (888888, repeat('n', 5000))});
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+my $yq = q{SET enable_seqscan = off;
+	SELECT count(*) FROM y WHERE a = ANY ('{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,888888,
+		31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50}')};
+is($primary->safe_psql('postgres', $yq), '41', 'crash-left index pages: the primary finds the rows');
+($rc, $out, $err) = $standby->psql('postgres', $yq);
+is($out, '41', 'crash-left index pages: the standby finds them too') or diag($err);
+cmp_ok($ypages, '<', $primary->safe_psql('postgres', q{SELECT pg_relation_size('y_a') / 8192}),
+	'the index grew over the zero pages');
+
 # every record was replayed to the page the primary had
 $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
