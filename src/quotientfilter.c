@@ -2453,6 +2453,21 @@ quotientfilter_union(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The largest q a resize to fingerprints of p bits can take: at least one
+ * remainder bit, and a table within the size limit
+ */
+static int
+QfMaxResizeQ(int p)
+{
+	int			q = p - QF_MIN_R;
+
+	while (q > QF_MIN_Q &&
+		   !((double) QF_HDRSZ + QfPayloadSizeD(q, p - q) <= (double) BF_MAX_DATUM_SIZE))
+		q--;
+	return q;
+}
+
+/*
  * Raise 54000 if the table of a resize to q slots (fingerprints of p bits)
  * would pass the size limit, before QfNew would refuse a q over QF_MAX_Q with
  * quotientfilter_create's 22023: a q the fingerprints allow but no table can
@@ -2466,7 +2481,7 @@ QfCheckResizeSize(int q, int p)
 	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
 		BfCheckSizeHint(QF_TYPNAME, bytes,
 						psprintf("A table of 2^%d slots of %d remainder bits was asked for.", q, p - q),
-						"Choose a smaller q.");
+						psprintf("Choose q at most %d.", QfMaxResizeQ(p)));
 }
 
 /*
@@ -2505,7 +2520,7 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 				 errdetail("The fingerprints have %d bits and a remainder at most %d, so q must be at least %d.",
 						   p, QF_MAX_R, p - QF_MAX_R),
 				 errhint("Choose q between %d and %d.",
-						 Max(p - QF_MAX_R, QfQuotientToHold(n)), p - QF_MIN_R)));
+						 Max(p - QF_MAX_R, QfQuotientToHold(n)), QfMaxResizeQ(p))));
 	if (nm > 1)
 	{
 		int			minq = QfQuotientToHold(n);
@@ -2524,14 +2539,14 @@ quotientfilter_resize(PG_FUNCTION_ARGS)
 					 errmsg("cannot resize quotientfilter to q = %d: no remainder bits left to move", q),
 					 errdetail("Resizing folds the %d members into one table with the shortest fingerprints, the %d bits of member %d, so q can be at most %d (leaving %d remainder bit).",
 							   nm, p, shortest, p - QF_MIN_R, QF_MIN_R),
-					 errhint("Choose q between %d and %d.", minq, p - QF_MIN_R)));
+					 errhint("Choose q between %d and %d.", minq, QfMaxResizeQ(p))));
 		if (q < minq)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("cannot shrink quotientfilter to q = %d: " UINT64_FORMAT " entries do not fit in %llu slots",
 							q, n, (unsigned long long) (UINT64CONST(1) << q)),
 					 errdetail("The %d members hold " UINT64_FORMAT " entries in all.", nm, n),
-					 errhint("Choose q between %d and %d.", minq, p - QF_MIN_R)));
+					 errhint("Choose q between %d and %d.", minq, QfMaxResizeQ(p))));
 		QfCheckResizeSize(q, p);
 		PG_RETURN_POINTER(QfFold(qf, q, p));
 	}
