@@ -3,7 +3,7 @@
 #
 #   make demo   build, install, start a throwaway cluster, show the types at work
 #   make test   build (with assertions), install, run every pg_regress and TAP test
-#   make test-matrix   the same on PostgreSQL 17 and 18 (Debian chroots, root)
+#   make test-matrix   the same on PostgreSQL 16, 17 and 18 (chroots: Ubuntu 24.04, Debian 13, sid; root)
 #
 # Both install the Debian packages they need when run as root (test/deps.sh).
 

@@ -2,8 +2,8 @@
 # Data across PostgreSQL versions (run by test/matrix.sh, as root): a database
 # holding all four filter types and a pagebloom index, written by this
 # machine's server (15 here), is
-#   - dumped with that server's pg_dump (-Fc) and restored into 17 and 18,
-#   - copied out with binary COPY and in again on 17 and 18,
+#   - dumped with that server's pg_dump (-Fc) and restored into 16, 17 and 18,
+#   - copied out with binary COPY and in again on 16, 17 and 18,
 # and on each newer server every value must compare equal (md5 of the text
 # forms), every element must still be found, pagebloom_verify must pass, the
 # restored index must have the original's design and answer probes as the old
@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/.."
 . test/lib.sh
 dir=${BF_MATRIX_DIR:-/var/cache/bloomfilter-matrix}
-versions=${PGVERSIONS:-17 18}
+versions=${PGVERSIONS:-16 17 18}
 bf_pick_server
 old=$PGVER
 passed=0
@@ -114,7 +114,7 @@ pages_old=$(psql_old -c "$pages")
 
 # --- each newer server reads ----------------------------------------------
 for v in $versions; do
-	case "$v" in 17) s=trixie ;; 18) s=sid ;; *) continue ;; esac
+	case "$v" in 16) s=noble ;; 17) s=trixie ;; 18) s=sid ;; *) continue ;; esac
 	d="$dir/$s"
 	if [ ! -f "$d/.ready" ] || [ ! -d "$d/build/bloomfilter" ]; then
 		check "PostgreSQL $v chroot present (run make test-matrix)" no yes
