@@ -66,13 +66,14 @@ bf_chroot_ready() {
 		return 1
 	case "$2" in
 		noble)
-			# Ubuntu's archive over https: a Debian host has no Ubuntu keyring to check the
-			# Release file with (debootstrap's own check is off; TLS authenticates the mirror);
-			# inside the chroot apt checks signatures with the ubuntu-keyring installed here
+			# the base system over https: a Debian host has no Ubuntu keyring to check the
+			# Release file with (debootstrap's own check is off; TLS, checked with the host's
+			# certificates, authenticates the mirror); then apt inside the chroot checks the
+			# archive's signatures with the ubuntu-keyring the base system installed
 			debootstrap --variant=minbase --no-check-gpg --components=main,universe \
-				--include=ca-certificates noble "$1" https://archive.ubuntu.com/ubuntu \
+				noble "$1" https://archive.ubuntu.com/ubuntu \
 				/usr/share/debootstrap/scripts/gutsy >"$1.log" 2>&1 || { tail -n 20 "$1.log"; return 1; }
-			printf 'deb https://archive.ubuntu.com/ubuntu noble main universe\ndeb https://archive.ubuntu.com/ubuntu noble-updates main universe\n' \
+			printf 'deb http://archive.ubuntu.com/ubuntu noble main universe\ndeb http://archive.ubuntu.com/ubuntu noble-updates main universe\n' \
 				>"$1/etc/apt/sources.list"
 			;;
 		*)
