@@ -117,6 +117,10 @@ typedef struct PbScanOpaqueData
 								 * for candidate range bit r */
 	uint32	   *fpsCount;
 	uint32		fpsSize;		/* allocated entries of fps */
+	bool		fpsGathered;	/* fps holds the segment's ranges' values; if
+								 * not (too many), fpsRange gets a range's
+								 * at a time */
+	uint16	   *fpsRange;		/* one range's first-key fingerprints */
 	uint64	   *fpset;			/* 65536 bits, for many fingerprints */
 
 	/* amgettuple: the next candidate range, and the current range's output */
@@ -711,6 +715,8 @@ PbScanStart(IndexScanDesc scan)
 	so->fpsStart = NULL;
 	so->fpsCount = NULL;
 	so->fpsSize = 0;
+	so->fpsGathered = false;
+	so->fpsRange = NULL;
 	so->fpset = NULL;
 	if (meta->rowSlots > 0 && so->nkeys > 0)
 	{
@@ -719,6 +725,7 @@ PbScanStart(IndexScanDesc scan)
 		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * meta->rowWords * n);
 		so->fpsStart = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
 		so->fpsCount = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
+		so->fpsRange = MemoryContextAlloc(so->keycxt, sizeof(uint16) * n);
 		if (n > PB_VEC_MAX_FPS)
 			so->fpset = MemoryContextAllocZero(so->keycxt, sizeof(uint64) * (65536 / 64));
 	}
@@ -726,6 +733,13 @@ PbScanStart(IndexScanDesc scan)
 	so->seg = 0;
 	so->started = true;
 }
+
+/*
+ * The most first-key fingerprints gathered for a segment's candidate ranges
+ * (32 MB): as many as the values times the candidate ranges each passed, up
+ * to a list of millions times a segment's ranges on a saturated index
+ */
+#define PB_FPS_GATHER_MAX	((uint64) 16 << 20)
 
 /*
  * Gather, range by range, the fingerprints of the first key's values that
@@ -741,7 +755,7 @@ PbSegmentRangeFps(PbScanOpaque so, int rw, const uint64 *cand)
 	PbScanKey  *key0 = &so->keys[0];
 	uint32	   *start = so->fpsStart;
 	uint32	   *count = so->fpsCount;
-	uint32		total = 0;
+	uint64		total = 0;
 	uint64		x;
 	int			j;
 	int			w;
@@ -758,13 +772,17 @@ PbSegmentRangeFps(PbScanOpaque so, int rw, const uint64 *cand)
 		{
 			uint32		r = w * 64 + pg_rightmost_one_pos64(x);
 
-			start[r] = total;
+			start[r] = (uint32) total;
 			total += count[r];
 			count[r] = 0;		/* counts again as the fill goes */
 		}
+	/* too many: each range finds its own values (PbRangeOutput) */
+	so->fpsGathered = total <= PB_FPS_GATHER_MAX;
+	if (!so->fpsGathered)
+		return;
 	if (total > so->fpsSize)
 	{
-		uint32		size = Max(total, so->fpsSize * 2);
+		uint32		size = (uint32) Max(total, (uint64) so->fpsSize * 2);
 
 		if (so->fps)
 			pfree(so->fps);
@@ -926,15 +944,33 @@ PbRangeOutput(IndexScanDesc scan, uint64 s, uint32 rangebit, PbSink *sink)
 	Relation	index = scan->indexRelation;
 	const PageBloomMetaPageData *meta = &PbGetState(index)->meta;
 	uint64		range = s * so->rps + rangebit;
+	const uint16 *fps;
+	int			nfps;
 
 	/* a range's work grows with the keys: an = ANY list of millions */
 	CHECK_FOR_INTERRUPTS();
 	if (so->hcand == NULL)
 		return PbAddRange(sink, range, meta->pagesPerRange, so->heapBlocks) * 10;
+	if (so->fpsGathered)
+	{
+		fps = so->fps + so->fpsStart[rangebit];
+		nfps = (int) so->fpsCount[rangebit];
+	}
+	else
+	{
+		PbScanKey  *key0 = &so->keys[0];
+		int			rw = (int) meta->rowWords;
+		int			j;
+
+		nfps = 0;
+		for (j = 0; j < key0->nhashes; j++)
+			if (so->hcand[j * rw + rangebit / 64] & (UINT64CONST(1) << (rangebit % 64)))
+				so->fpsRange[nfps++] = key0->fps[j];
+		fps = so->fpsRange;
+	}
 	return PbAddRangeRows(index, meta, sink, so->indexBlocks, (uint32) s,
 						  rangebit, range, so->heapBlocks, so,
-						  so->fps + so->fpsStart[rangebit], (int) so->fpsCount[rangebit],
-						  so->fpset);
+						  fps, nfps, so->fpset);
 }
 
 /*
