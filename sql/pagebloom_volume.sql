@@ -70,14 +70,18 @@ LANGUAGE sql AS $$
 	FROM pbv_count_index() a FULL JOIN pbv_count_truth() b USING (col, v)
 		FULL JOIN pbv_count_index_scan() i USING (col, v)
 $$;
--- the first line of a plan, without costs
-CREATE FUNCTION pb_plan(q text) RETURNS text LANGUAGE plpgsql AS $$
+-- the first line of a plan, without costs, or the first that names the
+-- relation node (the node scanning it)
+CREATE FUNCTION pb_plan(q text, node text DEFAULT NULL) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	r record;
 BEGIN
 	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		RETURN split_part(trim(r."QUERY PLAN"), ' on ', 1);
+		IF node IS NULL OR r."QUERY PLAN" LIKE '%' || node || '%' THEN
+			RETURN split_part(regexp_replace(r."QUERY PLAN", '^ *(-> *)?', ''), ' on ', 1);
+		END IF;
 	END LOOP;
+	RETURN NULL;
 END $$;
 
 SELECT * FROM pbv_mismatches();
@@ -97,26 +101,14 @@ CREATE FUNCTION pbv_list_counts() RETURNS TABLE (one bigint, two bigint) LANGUAG
 		(SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])
 			AND i4 = ANY ((SELECT b FROM pbv_list)::int[]))
 $$;
--- the plan's node that uses the index
-CREATE FUNCTION pbv_index_node(q text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	r record;
-BEGIN
-	FOR r IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		IF r."QUERY PLAN" LIKE '%pbv_idx%' THEN
-			RETURN regexp_replace(r."QUERY PLAN", '^ *(-> *)?', '');
-		END IF;
-	END LOOP;
-	RETURN NULL;
-END $$;
 SET enable_seqscan = off;
 SET enable_indexscan = off;
 CREATE TEMP TABLE pbv_list_bitmap AS SELECT * FROM pbv_list_counts();
-SELECT pbv_index_node('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])') AS list_plan_bitmap;
+SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_idx') AS list_plan_bitmap;
 SET enable_indexscan = on;
 SET enable_bitmapscan = off;
 CREATE TEMP TABLE pbv_list_index AS SELECT * FROM pbv_list_counts();
-SELECT pbv_index_node('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])') AS list_plan_index;
+SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_idx') AS list_plan_index;
 RESET enable_seqscan;
 SET enable_indexscan = off;
 CREATE TEMP TABLE pbv_list_truth AS
@@ -347,6 +339,6 @@ SELECT pagebloom_resummarize('pbv_idx', 0.2) > 0 AS resummarized;
 SELECT pagebloom_verify('pbv_idx');
 SELECT * FROM pbv_mismatches();
 
-DROP TABLE pbv, pbv_probe, pbl;
-DROP FUNCTION pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int),
-	pbv_count_probes(bool, int), pbv_count_truth(), pb_plan(text), pbv_bb_measure(int);
+DROP TABLE pbv, pbv_probe, pbl, pbv_list;
+DROP FUNCTION pbv_list_counts(), pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int),
+	pbv_count_probes(bool, int), pbv_count_truth(), pb_plan(text, text), pbv_bb_measure(int);
