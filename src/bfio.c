@@ -25,7 +25,7 @@
 #define BF_B64_CHUNK	((Size) 3 << 20)
 
 /* Length of the base64 encoding of len bytes */
-Size
+static Size
 BfBase64EncodedLen(Size len)
 {
 	return ((len + 2) / 3) * 4;

@@ -451,8 +451,6 @@ extern void BfTextCheckPayload(BfTextFields *f, Size len);
 extern void BfTextGetPayload(BfTextFields *f, char *dst, Size len);
 extern void BfTextFinish(BfTextFields *f);
 
-extern Size BfBase64EncodedLen(Size len);
-
 /* Binary I/O (bfio.c): the datum's bytes after the length word, as they are */
 extern bytea *BfSend(const struct varlena *v);
 extern struct varlena *BfRecv(StringInfo buf);
