@@ -169,6 +169,20 @@ QfPayloadSizeD(int q, int r)
 	return ceil(ldexp(1.0, q) * (double) (r + 3) / 64.0) * 8.0;
 }
 
+/* The datum size of a table of 2^q slots of r remainder bits, in floating point */
+static double
+QfTableBytes(int q, int r)
+{
+	return (double) QF_HDRSZ + QfPayloadSizeD(q, r);
+}
+
+/* Whether a table of 2^q slots of r remainder bits stays within the size limit */
+static bool
+QfTableFits(int q, int r)
+{
+	return QfTableBytes(q, r) <= (double) BF_MAX_DATUM_SIZE;
+}
+
 /*
  * Window constants per slot width w (QfTable.nwin and .ones), filled in on
  * first use so that opening a table for one probe does not loop.
@@ -337,7 +351,7 @@ QfNew(int q, int r, uint64 seed)
 	QuotientFilter *qf;
 
 	QfCheckParams(q, r);
-	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(q, r));
+	BfCheckSize(QF_TYPNAME, QfTableBytes(q, r));
 	size = QF_HDRSZ + QfPayloadSize(q, r);
 	qf = palloc0(size);
 	BfInitHeader(&qf->hdr, size, BF_KIND_QUOTIENTFILTER, seed);
@@ -388,7 +402,7 @@ QfSizeFor(int64 capacity, double fpr, bool at_max_load, int *q, int *r)
 	BfCheckCapacityFpr(capacity, fpr);
 	while (qq < QF_MAX_Q && QF_MAX_LOAD * ldexp(1.0, qq) < (double) capacity)
 		qq++;
-	BfCheckSize(QF_TYPNAME, (double) QF_HDRSZ + QfPayloadSizeD(qq, QF_MIN_R));
+	BfCheckSize(QF_TYPNAME, QfTableBytes(qq, QF_MIN_R));
 	if (at_max_load)
 		n = Max(n, (double) QfMaxEntries(qq));
 	while (p < QF_MAX_P && n > fpr * ldexp(1.0, p))
@@ -406,7 +420,7 @@ QfSizeFor(int64 capacity, double fpr, bool at_max_load, int *q, int *r)
 		double		unit;
 
 		while (pfit > qq + QF_MIN_R &&
-			   !((double) QF_HDRSZ + QfPayloadSizeD(qq, pfit - qq) <= (double) BF_MAX_DATUM_SIZE))
+			   !QfTableFits(qq, pfit - qq))
 			pfit--;
 		least = n / ldexp(1.0, pfit);
 		unit = pow(10.0, floor(log10(least)) - 2);
@@ -1642,7 +1656,7 @@ QfPartialExtra(int q, int r)
 {
 	int			extra = Min(QF_PARTIAL_EXTRA, Min(QF_MAX_R - r, QF_MAX_P - q - r));
 
-	if (extra > 0 && !((double) QF_HDRSZ + QfPayloadSizeD(q, r + extra) <= (double) BF_MAX_DATUM_SIZE))
+	if (extra > 0 && !QfTableFits(q, r + extra))
 		extra = 0;
 	return extra;
 }
@@ -1745,7 +1759,7 @@ QfTextRead(BfTextFields *f, char *hdr, void **extra)
 		BfCorrupt(QF_TYPNAME, "q = " UINT64_FORMAT " and r = " UINT64_FORMAT " make fingerprints longer than %d bits.",
 				  q, r, QF_MAX_P);
 	BfCheckInputSize(QF_TYPNAME, psprintf("q = " UINT64_FORMAT " and r = " UINT64_FORMAT, q, r),
-					 (double) QF_HDRSZ + QfPayloadSizeD((int) q, (int) r));
+					 QfTableBytes((int) q, (int) r));
 	qf->q = (uint8) q;
 	qf->r = (uint8) r;
 	QfSetEntries(qf, n);
@@ -2461,8 +2475,7 @@ QfMaxResizeQ(int p)
 {
 	int			q = p - QF_MIN_R;
 
-	while (q > QF_MIN_Q &&
-		   !((double) QF_HDRSZ + QfPayloadSizeD(q, p - q) <= (double) BF_MAX_DATUM_SIZE))
+	while (q > QF_MIN_Q && !QfTableFits(q, p - q))
 		q--;
 	return q;
 }
@@ -2476,7 +2489,7 @@ QfMaxResizeQ(int p)
 static void
 QfCheckResizeSize(int q, int p)
 {
-	double		bytes = (double) QF_HDRSZ + QfPayloadSizeD(q, p - q);
+	double		bytes = QfTableBytes(q, p - q);
 
 	if (!(bytes <= (double) BF_MAX_DATUM_SIZE))
 		BfCheckSizeHint(QF_TYPNAME, bytes,
