@@ -157,6 +157,29 @@ SELECT :measured_fpr BETWEEN 0.2 * target_fpr AND 2.5 * target_fpr AS fpr_near_t
 FROM pagebloom_info('pbv_lossy');
 DROP INDEX pbv_lossy;
 
+-- the same lists through an index at fpr 0.5, with work_mem at its least:
+-- each value passes about half of the candidate ranges, so their values
+-- (2 bytes each per range passed) fill work_mem several times over and the
+-- ranges are gathered in rounds, each a pass over the values
+CREATE INDEX pbv_half ON pbv USING pagebloom (i3, i4) WITH (fpr = 0.5);
+SET work_mem = '64kB';
+SET enable_seqscan = off;
+SET enable_indexscan = off;
+CREATE TEMP TABLE pbv_half_bitmap AS SELECT * FROM pbv_list_counts();
+SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_half') AS half_plan_bitmap;
+SET enable_indexscan = on;
+SET enable_bitmapscan = off;
+CREATE TEMP TABLE pbv_half_index AS SELECT * FROM pbv_list_counts();
+SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_half') AS half_plan_index;
+RESET enable_seqscan;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+RESET work_mem;
+SELECT (SELECT count(*) FROM unnest(a) v WHERE v IS NOT NULL) * 2 * (i.ranges / 2) > 64 * 1024 * 4 AS fills_work_mem_four_times,
+	(b.one, b.two) = (t.one, t.two) AS bitmap_matches_truth, (x.one, x.two) = (t.one, t.two) AS index_matches_truth
+FROM pbv_half_bitmap b, pbv_half_index x, pbv_list_truth t, pbv_list, pagebloom_info('pbv_half') i;
+DROP INDEX pbv_half;
+
 -- per-column targets: measured rates of absent keys on a column with 0.1%
 -- and one with 5%, against the design rates
 CREATE INDEX pbv_cf ON pbv USING pagebloom (i1, i2, i3, i4, i5, i6) WITH (column_fpr = '0.001,,,,,0.05', row_map = off);

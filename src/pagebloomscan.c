@@ -111,16 +111,16 @@ typedef struct PbScanOpaqueData
 	uint32		rps;			/* ranges per segment */
 	uint64	   *hcand;			/* a segment's candidates of each first-key
 								 * value (rowWords words each) */
-	uint16	   *fps;			/* a segment's candidate ranges' first-key
-								 * fingerprints, range by range ... */
+	uint64		segCand[PB_MAX_ROW_WORDS];	/* the segment's candidate ranges */
+	uint32	   *fpsCount;		/* first-key values that passed each of them */
+	uint16	   *fps;			/* those values' fingerprints for candidate
+								 * ranges fpsFrom .. fpsEnd - 1, range by
+								 * range ... */
 	uint32	   *fpsStart;		/* ... fpsCount[r] of them from fpsStart[r]
-								 * for candidate range bit r */
-	uint32	   *fpsCount;
+								 * for range bit r */
+	uint32		fpsFrom;
+	uint32		fpsEnd;
 	uint32		fpsSize;		/* allocated entries of fps */
-	bool		fpsGathered;	/* fps holds the segment's ranges' values; if
-								 * not (too many), fpsRange gets a range's
-								 * at a time */
-	uint16	   *fpsRange;		/* one range's first-key fingerprints */
 	uint64	   *fpset;			/* 65536 bits, for many fingerprints */
 
 	/* amgettuple: the next candidate range, and the current range's output */
@@ -715,8 +715,7 @@ PbScanStart(IndexScanDesc scan)
 	so->fpsStart = NULL;
 	so->fpsCount = NULL;
 	so->fpsSize = 0;
-	so->fpsGathered = false;
-	so->fpsRange = NULL;
+	so->fpsFrom = so->fpsEnd = 0;
 	so->fpset = NULL;
 	if (meta->rowSlots > 0 && so->nkeys > 0)
 	{
@@ -725,7 +724,6 @@ PbScanStart(IndexScanDesc scan)
 		so->hcand = MemoryContextAlloc(so->keycxt, sizeof(uint64) * meta->rowWords * n);
 		so->fpsStart = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
 		so->fpsCount = MemoryContextAlloc(so->keycxt, sizeof(uint32) * meta->rowWords * 64);
-		so->fpsRange = MemoryContextAlloc(so->keycxt, sizeof(uint16) * n);
 		if (n > PB_VEC_MAX_FPS)
 			so->fpset = MemoryContextAllocZero(so->keycxt, sizeof(uint64) * (65536 / 64));
 	}
@@ -735,68 +733,88 @@ PbScanStart(IndexScanDesc scan)
 }
 
 /*
- * The most first-key fingerprints gathered for a segment's candidate ranges
- * (32 MB): as many as the values times the candidate ranges each passed, up
- * to a list of millions times a segment's ranges on a saturated index
- */
-#define PB_FPS_GATHER_MAX	((uint64) 16 << 20)
-
-/*
- * Gather, range by range, the fingerprints of the first key's values that
- * passed each candidate range of the segment (so->hcand, cand) into so->fps
- * (a counting sort by range), so that a range's rows are matched against
- * its own values: scanning every value of the key for each range cost a
- * list of a million values seconds.  The work is the candidate ranges' and
- * the values', not the segment's ranges'.
+ * Count, for each candidate range of a segment (cand), the first-key values
+ * that passed it (so->hcand), for PbGatherRangeFps; nothing is gathered yet.
  */
 static void
-PbSegmentRangeFps(PbScanOpaque so, int rw, const uint64 *cand)
+PbCountRangeFps(PbScanOpaque so, int rw, const uint64 *cand)
 {
-	PbScanKey  *key0 = &so->keys[0];
-	uint32	   *start = so->fpsStart;
 	uint32	   *count = so->fpsCount;
-	uint64		total = 0;
 	uint64		x;
 	int			j;
 	int			w;
 
 	for (w = 0; w < rw; w++)
+	{
+		so->segCand[w] = cand[w];
 		for (x = cand[w]; x; x &= x - 1)
 			count[w * 64 + pg_rightmost_one_pos64(x)] = 0;
-	for (j = 0; j < key0->nhashes; j++)
+	}
+	for (j = 0; j < so->keys[0].nhashes; j++)
 		for (w = 0; w < rw; w++)
 			for (x = so->hcand[j * rw + w] & cand[w]; x; x &= x - 1)
 				count[w * 64 + pg_rightmost_one_pos64(x)]++;
-	for (w = 0; w < rw; w++)
-		for (x = cand[w]; x; x &= x - 1)
-		{
-			uint32		r = w * 64 + pg_rightmost_one_pos64(x);
+	so->fpsFrom = so->fpsEnd = 0;
+}
 
-			start[r] = (uint32) total;
-			total += count[r];
-			count[r] = 0;		/* counts again as the fill goes */
-		}
-	/* too many: each range finds its own values (PbRangeOutput) */
-	so->fpsGathered = total <= PB_FPS_GATHER_MAX;
-	if (!so->fpsGathered)
-		return;
+/*
+ * Gather the fingerprints of the first key's values that passed each
+ * candidate range of the segment from range bit "from" on (a counting sort
+ * by range) into so->fps, as many ranges as fit in work_mem (at least one),
+ * so that a range's rows are matched against its own values: scanning every
+ * value of the key for each range cost a list of a million values seconds.
+ * A list of millions on a saturated index passes every range: the ranges
+ * are then gathered in several rounds, each a pass over the values.
+ */
+static void
+PbGatherRangeFps(PbScanOpaque so, int rw, uint32 from)
+{
+	PbScanKey  *key0 = &so->keys[0];
+	uint32	   *start = so->fpsStart;
+	const uint32 *count = so->fpsCount;
+	uint64		limit = Min((uint64) work_mem * 1024, MaxAllocSize) / sizeof(uint16);
+	uint64		chunk[PB_MAX_ROW_WORDS];
+	uint64		total = 0;
+	uint32		r;
+	uint64		x;
+	int			j;
+	int			w;
+
+	memset(chunk, 0, sizeof(chunk));
+	for (r = from; r < (uint32) rw * 64; r++)
+	{
+		if (!(so->segCand[r / 64] & (UINT64CONST(1) << (r % 64))))
+			continue;
+		if (total > 0 && total + count[r] > limit)
+			break;
+		chunk[r / 64] |= UINT64CONST(1) << (r % 64);
+		start[r] = (uint32) total;
+		total += count[r];
+	}
+	so->fpsFrom = from;
+	so->fpsEnd = r;
 	if (total > so->fpsSize)
 	{
-		uint32		size = (uint32) Max(total, (uint64) so->fpsSize * 2);
+		/* one range's values alone may pass work_mem: a key holds them all */
+		uint32		size = (uint32) Min(Max(total, (uint64) so->fpsSize * 2),
+										Max(total, limit));
 
 		if (so->fps)
 			pfree(so->fps);
 		so->fps = MemoryContextAlloc(so->keycxt, sizeof(uint16) * size);
 		so->fpsSize = size;
 	}
+	/* start[r] moves to the end of range r's values as they are filled in */
 	for (j = 0; j < key0->nhashes; j++)
 		for (w = 0; w < rw; w++)
-			for (x = so->hcand[j * rw + w] & cand[w]; x; x &= x - 1)
-			{
-				uint32		r = w * 64 + pg_rightmost_one_pos64(x);
-
-				so->fps[start[r] + count[r]++] = key0->fps[j];
-			}
+			for (x = so->hcand[j * rw + w] & chunk[w]; x; x &= x - 1)
+				so->fps[start[w * 64 + pg_rightmost_one_pos64(x)]++] = key0->fps[j];
+	for (w = 0; w < rw; w++)
+		for (x = chunk[w]; x; x &= x - 1)
+		{
+			r = w * 64 + pg_rightmost_one_pos64(x);
+			start[r] -= count[r];
+		}
 }
 
 /*
@@ -887,7 +905,7 @@ PbSegmentCandidates(IndexScanDesc scan, uint64 s, uint64 *cand)
 			return false;
 	}
 	if (rowmap && anycand)
-		PbSegmentRangeFps(so, rw, cand);
+		PbCountRangeFps(so, rw, cand);
 	return anycand != 0;
 }
 
@@ -951,23 +969,11 @@ PbRangeOutput(IndexScanDesc scan, uint64 s, uint32 rangebit, PbSink *sink)
 	CHECK_FOR_INTERRUPTS();
 	if (so->hcand == NULL)
 		return PbAddRange(sink, range, meta->pagesPerRange, so->heapBlocks) * 10;
-	if (so->fpsGathered)
-	{
-		fps = so->fps + so->fpsStart[rangebit];
-		nfps = (int) so->fpsCount[rangebit];
-	}
-	else
-	{
-		PbScanKey  *key0 = &so->keys[0];
-		int			rw = (int) meta->rowWords;
-		int			j;
-
-		nfps = 0;
-		for (j = 0; j < key0->nhashes; j++)
-			if (so->hcand[j * rw + rangebit / 64] & (UINT64CONST(1) << (rangebit % 64)))
-				so->fpsRange[nfps++] = key0->fps[j];
-		fps = so->fpsRange;
-	}
+	/* candidate ranges are output in order: gather the next ones' values */
+	if (rangebit < so->fpsFrom || rangebit >= so->fpsEnd)
+		PbGatherRangeFps(so, (int) meta->rowWords, rangebit);
+	fps = so->fps + so->fpsStart[rangebit];
+	nfps = (int) so->fpsCount[rangebit];
 	return PbAddRangeRows(index, meta, sink, so->indexBlocks, (uint32) s,
 						  rangebit, range, so->heapBlocks, so,
 						  fps, nfps, so->fpset);
