@@ -101,25 +101,30 @@ CREATE FUNCTION pbv_list_counts() RETURNS TABLE (one bigint, two bigint) LANGUAG
 		(SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])
 			AND i4 = ANY ((SELECT b FROM pbv_list)::int[]))
 $$;
-SET enable_seqscan = off;
+-- the counts by bitmap scans and by plain index scans, each with the scan
+-- node that used index idx
+CREATE FUNCTION pbv_list_scans(idx text) RETURNS TABLE (scan text, plan text, one bigint, two bigint)
+LANGUAGE plpgsql SET enable_seqscan = off SET enable_indexscan = on SET enable_bitmapscan = on AS $$
+DECLARE
+	q text := 'SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])';
+BEGIN
+	PERFORM set_config('enable_indexscan', 'off', true);
+	RETURN QUERY SELECT 'bitmap', pb_plan(q, idx), c.one, c.two FROM pbv_list_counts() c;
+	PERFORM set_config('enable_indexscan', 'on', true);
+	PERFORM set_config('enable_bitmapscan', 'off', true);
+	RETURN QUERY SELECT 'index', pb_plan(q, idx), c.one, c.two FROM pbv_list_counts() c;
+END $$;
+CREATE TEMP TABLE pbv_list_scan AS SELECT * FROM pbv_list_scans('pbv_idx');
 SET enable_indexscan = off;
-CREATE TEMP TABLE pbv_list_bitmap AS SELECT * FROM pbv_list_counts();
-SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_idx') AS list_plan_bitmap;
-SET enable_indexscan = on;
 SET enable_bitmapscan = off;
-CREATE TEMP TABLE pbv_list_index AS SELECT * FROM pbv_list_counts();
-SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_idx') AS list_plan_index;
-RESET enable_seqscan;
-SET enable_indexscan = off;
 CREATE TEMP TABLE pbv_list_truth AS
 	SELECT (SELECT count(*) FROM pbv WHERE i3 IN (SELECT unnest(a) FROM pbv_list)) AS one,
 		(SELECT count(*) FROM pbv WHERE i3 IN (SELECT unnest(a) FROM pbv_list)
 			AND i4 IN (SELECT unnest(b) FROM pbv_list)) AS two;
 RESET enable_indexscan;
 RESET enable_bitmapscan;
-SELECT t.one AS list_rows, t.two AS two_lists_rows,
-	(b.one, b.two) = (t.one, t.two) AS bitmap_matches_truth, (i.one, i.two) = (t.one, t.two) AS index_matches_truth
-FROM pbv_list_bitmap b, pbv_list_index i, pbv_list_truth t;
+SELECT s.scan, s.plan, t.one AS list_rows, t.two AS two_lists_rows, (s.one, s.two) = (t.one, t.two) AS matches_truth
+FROM pbv_list_scan s, pbv_list_truth t ORDER BY s.scan;
 
 -- absent keys through the default index, which keeps a row map: a candidate
 -- range adds only the rows whose 16-bit fingerprint matches the key, so 1000
@@ -163,21 +168,12 @@ DROP INDEX pbv_lossy;
 -- ranges are gathered in rounds, each a pass over the values
 CREATE INDEX pbv_half ON pbv USING pagebloom (i3, i4) WITH (fpr = 0.5);
 SET work_mem = '64kB';
-SET enable_seqscan = off;
-SET enable_indexscan = off;
-CREATE TEMP TABLE pbv_half_bitmap AS SELECT * FROM pbv_list_counts();
-SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_half') AS half_plan_bitmap;
-SET enable_indexscan = on;
-SET enable_bitmapscan = off;
-CREATE TEMP TABLE pbv_half_index AS SELECT * FROM pbv_list_counts();
-SELECT pb_plan('SELECT count(*) FROM pbv WHERE i3 = ANY ((SELECT a FROM pbv_list)::int[])', 'pbv_half') AS half_plan_index;
-RESET enable_seqscan;
-RESET enable_indexscan;
-RESET enable_bitmapscan;
+CREATE TEMP TABLE pbv_half_scan AS SELECT * FROM pbv_list_scans('pbv_half');
 RESET work_mem;
-SELECT (SELECT count(*) FROM unnest(a) v WHERE v IS NOT NULL) * 2 * (i.ranges / 2) > 64 * 1024 * 4 AS fills_work_mem_four_times,
-	(b.one, b.two) = (t.one, t.two) AS bitmap_matches_truth, (x.one, x.two) = (t.one, t.two) AS index_matches_truth
-FROM pbv_half_bitmap b, pbv_half_index x, pbv_list_truth t, pbv_list, pagebloom_info('pbv_half') i;
+SELECT (SELECT count(*) FROM unnest(a) v WHERE v IS NOT NULL) * 2 * (i.ranges / 2) > 64 * 1024 * 4 AS fills_work_mem_four_times
+FROM pbv_list, pagebloom_info('pbv_half') i;
+SELECT s.scan, s.plan, (s.one, s.two) = (t.one, t.two) AS matches_truth
+FROM pbv_half_scan s, pbv_list_truth t ORDER BY s.scan;
 DROP INDEX pbv_half;
 
 -- per-column targets: measured rates of absent keys on a column with 0.1%
@@ -363,5 +359,5 @@ SELECT pagebloom_verify('pbv_idx');
 SELECT * FROM pbv_mismatches();
 
 DROP TABLE pbv, pbv_probe, pbl, pbv_list;
-DROP FUNCTION pbv_list_counts(), pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int),
+DROP FUNCTION pbv_list_counts(), pbv_list_scans(text), pbv_mismatches(), pbv_count_index(bool, int), pbv_count_index_scan(bool, int),
 	pbv_count_probes(bool, int), pbv_count_truth(), pb_plan(text, text), pbv_bb_measure(int);
